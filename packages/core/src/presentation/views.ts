@@ -1,0 +1,70 @@
+import type { Airport } from "../domain/airport.js";
+import type { Carrier } from "../domain/itinerary.js";
+import type { Offer } from "../domain/offer.js";
+import type { Passengers } from "../domain/query.js";
+
+/**
+ * A Mode A price group, ready to be written as one `flights[]` element: one validating airline at one price,
+ * whose `outbound` offers are the ALTERNATIVE itineraries at that price (one per distinct flight), and whose
+ * `inbound` offers are the return alternatives of a round trip.
+ */
+export interface PriceGroupView {
+  /** Stable id of the group (its ordering tie-breaker). */
+  readonly id: string;
+  readonly airlineId: number;
+  readonly validatingCarrier: Carrier;
+  /** Outbound alternatives, distinct flights, sorted by departure. Never empty. */
+  readonly outbound: readonly Offer[];
+  /** Return alternatives of a round trip (sorted by departure); undefined for one-way. */
+  readonly inbound?: readonly Offer[] | undefined;
+  readonly passengers: Passengers;
+}
+
+/** A Mode B comparison: one flight, its cheapest offer, and the other sellers' offers sorted by price. */
+export interface ComparisonView {
+  /** The flight identity key. */
+  readonly id: string;
+  readonly main: Offer;
+  readonly others: readonly Offer[];
+  readonly passengers: Passengers;
+}
+
+/** Filter values of one direction, over the whole result set (`WayFilter` / `ReturnFilter`). */
+export interface FilterView {
+  /** [number of stops, number of itineraries with it], ascending by stops. */
+  readonly stops: readonly (readonly [number, number])[];
+  /** Airline display names, sorted. */
+  readonly airlines: readonly string[];
+  /** Airline IATA designators, sorted. */
+  readonly airlineIatas: readonly string[];
+  /** Distinct local departure date-times, sorted. */
+  readonly departures: readonly string[];
+  /** Distinct local arrival date-times, sorted. */
+  readonly arrivals: readonly string[];
+  /** Distinct departure airport codes, sorted. */
+  readonly departureAirports: readonly string[];
+  /** Distinct arrival airport codes, sorted. */
+  readonly arrivalAirports: readonly string[];
+  /** Number of itineraries counted. */
+  readonly total: number;
+}
+
+/** Mode A `meta`, over the whole result set. */
+export interface MetaView {
+  /** Airports referenced by the results, with whether each is only a connection (`stop`). */
+  readonly airports: readonly { readonly airport: Airport; readonly stop: boolean; readonly international: boolean }[];
+  readonly totalGroups: number;
+  /** Distinct itineraries over all groups. */
+  readonly countFlights: number;
+  readonly way: FilterView;
+  /** Present for a round trip. */
+  readonly back?: FilterView | undefined;
+}
+
+/** Pagination of a Mode A answer (decisions.md names). */
+export interface PageView {
+  readonly currentPage: number;
+  readonly pageSize: number;
+  readonly totalPages: number;
+  readonly totalItems: number;
+}
