@@ -1,0 +1,72 @@
+import { Duration, Effect } from "effect";
+import type { Offer } from "../domain/offer.js";
+import type { SearchQuery } from "../domain/query.js";
+import { isRetryable, SourceTimeout, toSourceError, type SourceError } from "../errors/source-errors.js";
+import { effectToObservable } from "./effect-bridge.js";
+import type { SearchEvent } from "./events.js";
+import type { SourcePolicy } from "./source-policy.js";
+import { retrySchedule } from "./source-policy.js";
+import type { SearchSource } from "./source.js";
+import type { Observable } from "rxjs";
+
+/**
+ * One attempt of a source: iterates its batches, each within the timeout. The source gets its own
+ * AbortSignal, aborted when the attempt ends for any reason (done, failure, timeout, interruption).
+ */
+const attempt = (
+  source: SearchSource,
+  query: SearchQuery,
+  timeoutMs: number,
+  emit: (offers: readonly Offer[]) => void,
+): Effect.Effect<void, SourceError> =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => {
+      const controller = new AbortController();
+      return { controller, iterator: source.search(query, controller.signal)[Symbol.asyncIterator]() };
+    }),
+    ({ iterator }) =>
+      Effect.gen(function* () {
+        for (;;) {
+          const step = yield* Effect.tryPromise({ try: () => iterator.next(), catch: toSourceError }).pipe(
+            Effect.timeoutFail({
+              duration: Duration.millis(timeoutMs),
+              onTimeout: () => new SourceTimeout({ afterMs: timeoutMs }),
+            }),
+          );
+          if (step.done) return;
+          if (step.value.length > 0) emit(step.value);
+        }
+      }),
+    ({ controller }) =>
+      Effect.sync(() => {
+        controller.abort(new DOMException("search ended", "AbortError"));
+      }),
+  );
+
+/**
+ * The events of one source over a whole search, as an Observable: batches, retries, then `done` or
+ * `failed`. The source's failures never escape as errors: they become `failed` events, visible in the
+ * progress. Unsubscribing interrupts the Effect, which aborts the source's signal.
+ */
+export const sourceEvents = (source: SearchSource, query: SearchQuery, policy: SourcePolicy): Observable<SearchEvent> =>
+  effectToObservable<SearchEvent>((emit) => {
+    let attempts = 0;
+    const oneAttempt = Effect.suspend(() => {
+      attempts++;
+      return attempt(source, query, policy.timeoutMs, (offers) => emit({ type: "batch", sourceId: source.id, offers }));
+    }).pipe(
+      // Reported only when another attempt will follow: the schedule below decides that.
+      Effect.tapError((error) =>
+        Effect.sync(() => {
+          if (attempts < policy.maxAttempts && isRetryable(error)) emit({ type: "retry", sourceId: source.id, attempt: attempts, error });
+        }),
+      ),
+    );
+    return oneAttempt.pipe(
+      Effect.retry(retrySchedule(policy)),
+      Effect.match({
+        onSuccess: () => emit({ type: "done", sourceId: source.id }),
+        onFailure: (error) => emit({ type: "failed", sourceId: source.id, error }),
+      }),
+    );
+  });

@@ -1,0 +1,50 @@
+import { defer, map, merge, of, scan, startWith, takeWhile, timer, distinctUntilChanged, type Observable, type SchedulerLike } from "rxjs";
+import type { SearchQuery } from "../domain/query.js";
+import type { SearchEvent } from "./events.js";
+import { reduce } from "./reduce.js";
+import { sourceEvents } from "./run-source.js";
+import { initialSnapshot, type SearchSnapshot } from "./snapshot.js";
+import { defaultSourcePolicy, type SourcePolicy } from "./source-policy.js";
+import { sourcesFor, type SearchSource } from "./source.js";
+
+/** Options of {@link search}. */
+export interface SearchOptions extends Partial<SourcePolicy> {
+  /** The search completes with what it has after this long. Default 60 000 ms. */
+  readonly deadlineMs?: number | undefined;
+  /** Airlines (Companhia ids) whose Pagante switch is off: their cash offers are left out. */
+  readonly hiddenCashAirlines?: Iterable<number> | undefined;
+  /** RxJS scheduler of the deadline timer (tests may pass a TestScheduler). */
+  readonly scheduler?: SchedulerLike | undefined;
+}
+
+/**
+ * Runs a flight search as an Observable of snapshots. Every source that serves the query's mode starts
+ * at once; a snapshot follows each change (a batch, a retry, a source done or failed), built by the pure
+ * {@link reduce}. The last snapshot has `completed: true`. Unsubscribing aborts every source in flight.
+ *
+ * @example
+ * search(query, createSimulator().sources).subscribe((s) => console.log(s.version, s.completed));
+ */
+export const search = (
+  query: SearchQuery,
+  sources: readonly SearchSource[],
+  options: SearchOptions = {},
+): Observable<SearchSnapshot> =>
+  defer(() => {
+    const active = sourcesFor(query, sources);
+    const initial = initialSnapshot(query, active, { hiddenCashAirlines: options.hiddenCashAirlines });
+    if (initial.completed) return of(initial);
+    const policy: SourcePolicy = {
+      timeoutMs: options.timeoutMs ?? defaultSourcePolicy.timeoutMs,
+      maxAttempts: options.maxAttempts ?? defaultSourcePolicy.maxAttempts,
+      baseDelayMs: options.baseDelayMs ?? defaultSourcePolicy.baseDelayMs,
+      maxDelayMs: options.maxDelayMs ?? defaultSourcePolicy.maxDelayMs,
+    };
+    const deadline$ = timer(options.deadlineMs ?? 60_000, options.scheduler).pipe(map((): SearchEvent => ({ type: "deadline" })));
+    return merge(...active.map((s) => sourceEvents(s, query, policy)), deadline$).pipe(
+      scan(reduce, initial),
+      distinctUntilChanged(),
+      startWith(initial),
+      takeWhile((s) => !s.completed, true),
+    );
+  });

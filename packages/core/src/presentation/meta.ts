@@ -1,0 +1,44 @@
+import { HashMap } from "effect";
+import type { AirportDirectory } from "../domain/airport.js";
+import type { DirectionIndex } from "../engine/result-index.js";
+import type { SearchSnapshot } from "../engine/snapshot.js";
+import { sortedValues } from "../engine/sorted-set.js";
+import type { FilterView, MetaView } from "./views.js";
+
+const filterOf = (ix: DirectionIndex): FilterView => {
+  const airlines = Array.from(HashMap.entries(ix.airlines)).sort((a, b) => a[1].localeCompare(b[1]));
+  return {
+    stops: Array.from(HashMap.entries(ix.stops)).sort((a, b) => a[0] - b[0]),
+    airlines: airlines.map(([, name]) => name),
+    airlineIatas: airlines.map(([iata]) => iata).sort(),
+    departures: sortedValues(ix.departures),
+    arrivals: sortedValues(ix.arrivals),
+    departureAirports: sortedValues(ix.departureAirports),
+    arrivalAirports: sortedValues(ix.arrivalAirports),
+    total: HashMap.size(ix.flights),
+  };
+};
+
+/**
+ * Mode A `meta` over the whole result set (not only the page). Cost grows with the number of distinct
+ * filter values (departure times, airports), not with the number of offers.
+ */
+export const metaOf = (s: SearchSnapshot, airports: AirportDirectory, totalGroups: number): MetaView => {
+  const roundTrip = s.query.returnDate !== undefined;
+  const originCountry = airports.get(s.query.origin)?.country;
+  const endpoints = new Set([s.query.origin, s.query.destination]);
+  const codes = new Set([...sortedValues(s.outbound.airports), ...(roundTrip ? sortedValues(s.inbound.airports) : [])]);
+  const list: MetaView["airports"][number][] = [];
+  for (const code of codes) {
+    const airport = airports.get(code);
+    if (!airport) continue;
+    list.push({ airport, stop: !endpoints.has(code), international: originCountry !== undefined && airport.country !== originCountry });
+  }
+  return {
+    airports: list,
+    totalGroups,
+    countFlights: HashMap.size(s.outbound.flights) + (roundTrip ? HashMap.size(s.inbound.flights) : 0),
+    way: filterOf(s.outbound),
+    back: roundTrip ? filterOf(s.inbound) : undefined,
+  };
+};

@@ -1,0 +1,152 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { HashMap } from "effect";
+import { search } from "../../src/engine/search.js";
+import type { SearchSnapshot } from "../../src/engine/snapshot.js";
+import { BusinessError, HttpStatusError, MalformedPayload, RateLimited } from "../../src/errors/source-errors.js";
+import { makeOffer, queryA } from "../support/offers.js";
+import { scriptedSource } from "../support/fake-sources.js";
+
+const collect = (sources: Parameters<typeof search>[1], options: Parameters<typeof search>[2] = {}) => {
+  const snapshots: SearchSnapshot[] = [];
+  let completed = false;
+  const sub = search(queryA, sources, options).subscribe({
+    next: (s) => snapshots.push(s),
+    complete: () => (completed = true),
+  });
+  return { snapshots, sub, last: () => snapshots.at(-1)!, isComplete: () => completed };
+};
+
+const state = (s: SearchSnapshot, id: string) => s.sources.find((p) => p.id === id)!;
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("search", () => {
+  it("emits progressive snapshots as sources with different latencies answer", async () => {
+    const fast = scriptedSource("fast", [[{ afterMs: 100, offers: [makeOffer({ id: "a", total: 40_000 })] }]]);
+    const slow = scriptedSource("slow", [[
+      { afterMs: 1_000, offers: [makeOffer({ id: "b", carrier: "G3", airlineId: 2, total: 30_000 })] },
+      { afterMs: 1_000, offers: [makeOffer({ id: "c", carrier: "G3", airlineId: 2, flightNumber: 1, total: 35_000 })] },
+    ]]);
+    const run = collect([fast, slow]);
+    expect(run.snapshots).toHaveLength(1);
+    expect(run.last().sources.map((p) => p.state)).toEqual(["pending", "pending"]);
+
+    await vi.advanceTimersByTimeAsync(100);
+    expect(HashMap.size(run.last().offers)).toBe(1);
+    expect(state(run.last(), "fast").state).toBe("done");
+    expect(run.last().completed).toBe(false);
+
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(HashMap.size(run.last().offers)).toBe(2);
+    expect(state(run.last(), "slow")).toMatchObject({ state: "pending", items: 1 });
+
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(run.last()).toMatchObject({ completed: true, completion: "finished" });
+    expect(state(run.last(), "slow")).toMatchObject({ state: "done", items: 2 });
+    expect(run.isComplete()).toBe(true);
+    const versions = run.snapshots.map((s) => s.version);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    expect(new Set(versions).size).toBe(versions.length);
+  });
+
+  it.each([
+    ["answers 5xx", new HttpStatusError({ status: 503 }), "HttpStatusError", 3],
+    ["answers malformed data", new MalformedPayload({ detail: "Data is not an array" }), "MalformedPayload", 1],
+    ["answers a business error", new BusinessError({ detail: "Erro ao validar permissões" }), "BusinessError", 1],
+    ["throws something untagged", new Error("boom\n    at secret.ts:1"), "TransportError", 3],
+  ])("a source that %s leaves a successful, completed search with that source failed", async (_, error, tag, calls) => {
+    const good = scriptedSource("good", [[{ afterMs: 50, offers: [makeOffer({ id: "a" })] }]]);
+    const bad = scriptedSource("bad", [[{ afterMs: 10, fail: error }]]);
+    const run = collect([good, bad]);
+    await vi.advanceTimersByTimeAsync(60_000);
+    const s = run.last();
+    expect(s.completed).toBe(true);
+    expect(HashMap.size(s.offers)).toBe(1);
+    expect(state(s, "bad")).toMatchObject({ state: "failed", attempts: calls, error: { tag } });
+    expect(state(s, "bad").error?.message).not.toMatch(/at secret/);
+    expect(bad.log.calls).toBe(calls);
+  });
+
+  it("times out a silent source, retries it a bounded number of times, then marks it failed", async () => {
+    const silent = scriptedSource("silent", [[{ afterMs: 10 * 60_000, offers: [] }]]);
+    const run = collect([silent], { timeoutMs: 1_000, maxAttempts: 3, deadlineMs: 120_000 });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(run.last().completed).toBe(true);
+    expect(state(run.last(), "silent")).toMatchObject({ state: "failed", attempts: 3, error: { tag: "SourceTimeout", retryable: true } });
+    expect(silent.log.calls).toBe(3);
+    expect(silent.log.aborted).toBe(3);
+  });
+
+  it("recovers when a retry succeeds, keeping what the failed attempt already sent", async () => {
+    const flaky = scriptedSource("flaky", [
+      [{ afterMs: 10, offers: [makeOffer({ id: "a" })] }, { afterMs: 10, fail: new HttpStatusError({ status: 502 }) }],
+      [{ afterMs: 10, offers: [makeOffer({ id: "a" }), makeOffer({ id: "b", flightNumber: 2 })] }],
+    ]);
+    const run = collect([flaky]);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(run.last()).toMatchObject({ completed: true });
+    expect(state(run.last(), "flaky")).toMatchObject({ state: "done", attempts: 2, items: 2 });
+    expect(HashMap.size(run.last().offers)).toBe(2);
+  });
+
+  it("waits at least the Retry-After of a rate-limited source", async () => {
+    const limited = scriptedSource("limited", [
+      [{ afterMs: 0, fail: new RateLimited({ retryAfterMs: 7_000 }) }],
+      [{ afterMs: 0, offers: [makeOffer({ id: "a" })] }],
+    ]);
+    const run = collect([limited]);
+    await vi.advanceTimersByTimeAsync(6_900);
+    expect(limited.log.calls).toBe(1);
+    expect(state(run.last(), "limited").attempts).toBe(2);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(limited.log.calls).toBe(2);
+    expect(run.last().completed).toBe(true);
+  });
+
+  it("aborts every source in flight when the subscriber unsubscribes", async () => {
+    const a = scriptedSource("a", [[{ afterMs: 5_000, offers: [makeOffer({ id: "a" })] }]]);
+    const b = scriptedSource("b", [[{ afterMs: 10, offers: [makeOffer({ id: "b" })] }, { afterMs: 5_000, offers: [] }]]);
+    const run = collect([a, b]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(a.log.aborted + b.log.aborted).toBe(0);
+    run.sub.unsubscribe();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(a.log.aborted).toBe(1);
+    expect(b.log.aborted).toBe(1);
+    const count = run.snapshots.length;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(run.snapshots).toHaveLength(count);
+  });
+
+  it("completes at the deadline with partial results, marking late sources failed", async () => {
+    const quick = scriptedSource("quick", [[{ afterMs: 100, offers: [makeOffer({ id: "a" })] }]]);
+    const late = scriptedSource("late", [[{ afterMs: 30_000, offers: [makeOffer({ id: "b" })] }]]);
+    const run = collect([quick, late], { deadlineMs: 5_000, timeoutMs: 60_000 });
+    await vi.advanceTimersByTimeAsync(5_000);
+    const s = run.last();
+    expect(s).toMatchObject({ completed: true, completion: "deadline" });
+    expect(HashMap.size(s.offers)).toBe(1);
+    expect(state(s, "late")).toMatchObject({ state: "failed", error: { tag: "DeadlineExceeded" } });
+    expect(late.log.aborted).toBe(1);
+    expect(run.isComplete()).toBe(true);
+  });
+
+  it("runs only the sources of the query's mode and completes at once when none serves it", async () => {
+    const airline = scriptedSource("airline", [[{ afterMs: 10, offers: [makeOffer({ id: "a" })] }]]);
+    const run = collect([airline].map((s) => ({ ...s, kind: "ota" as const })));
+    expect(run.last()).toMatchObject({ completed: true, sources: [] });
+    expect(airline.log.calls).toBe(0);
+  });
+
+  it("leaves out cash offers of an airline whose Pagante switch is off", async () => {
+    const src = scriptedSource("latam", [[{ afterMs: 10, offers: [makeOffer({ id: "cash" }), makeOffer({ id: "miles", points: 12_000 })] }]]);
+    const run = collect([src], { hiddenCashAirlines: [1] });
+    await vi.advanceTimersByTimeAsync(100);
+    expect([...HashMap.keys(run.last().offers)]).toEqual(["miles"]);
+  });
+});
