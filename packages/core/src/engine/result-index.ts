@@ -34,12 +34,14 @@ export interface Group {
   readonly mainId: string;
 }
 
-/** Key of the sorted order: price first, then the stable group key. */
-export type OrderKey = readonly [price: number, key: string];
+/**
+ * Key of the sorted order: the price zero-padded, then the stable group key, so that plain string order is
+ * price order with ties broken by key. (A string, not a tuple: the tree removes by value equality.)
+ */
+export type OrderKey = string;
 
-const orderKey: Order.Order<OrderKey> = Order.make((a, b) =>
-  a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0,
-);
+/** The order key of a group price and key. */
+export const orderKeyOf = (price: number, key: string): OrderKey => `${String(price).padStart(15, "0")}|${key}`;
 
 /** Everything known about one direction of a search, maintained incrementally. */
 export interface DirectionIndex {
@@ -62,7 +64,7 @@ export interface DirectionIndex {
 /** An empty direction index. */
 export const emptyDirectionIndex = (): DirectionIndex => ({
   groups: HashMap.empty(),
-  order: RedBlackTree.empty<OrderKey, string>(orderKey),
+  order: RedBlackTree.empty<OrderKey, string>(Order.string),
   flights: HashMap.empty(),
   stops: HashMap.empty(),
   airlines: HashMap.empty(),
@@ -110,8 +112,8 @@ const addFlight = (ix: DirectionIndex, offer: Offer): DirectionIndex => {
 
 const setGroup = (ix: DirectionIndex, before: Group | undefined, after: Group): DirectionIndex => {
   let order = ix.order;
-  if (before && before.price !== after.price) order = RedBlackTree.removeFirst(order, [before.price, before.key]);
-  if (!before || before.price !== after.price) order = RedBlackTree.insert(order, [after.price, after.key] as const, after.key);
+  if (before && before.price !== after.price) order = RedBlackTree.removeFirst(order, orderKeyOf(before.price, before.key));
+  if (!before || before.price !== after.price) order = RedBlackTree.insert(order, orderKeyOf(after.price, after.key), after.key);
   return { ...ix, groups: HashMap.set(ix.groups, after.key, after), order };
 };
 
@@ -162,7 +164,7 @@ export const unindexOffer = (
   if (Option.getOrUndefined(HashMap.get(before.members, member)) !== offer.id) return ix;
   const members = HashMap.remove(before.members, member);
   if (HashMap.size(members) === 0) {
-    return { ...ix, groups: HashMap.remove(ix.groups, key), order: RedBlackTree.removeFirst(ix.order, [before.price, key]) };
+    return { ...ix, groups: HashMap.remove(ix.groups, key), order: RedBlackTree.removeFirst(ix.order, orderKeyOf(before.price, key)) };
   }
   let mainId = before.mainId;
   let price = before.price;

@@ -1,0 +1,158 @@
+import { z } from "zod";
+import { CountSchema, DecimalAmountSchema, IataCodeSchema, LocalDateTimeSchema, PercentSchema } from "./scalars.js";
+
+/**
+ * Strict zod schemas of what the service writes in Mode B and in single-airline answers (spec 2.5 and 2.6):
+ * every member the spec lists, with its exact name. "Null or value" members we never fill are `null`;
+ * the airline's always-empty lists are arrays that admit no element. No transforms (`z.toJSONSchema`-ready).
+ */
+
+/** A list the real service always answers empty: an array that admits no element. */
+const EmptyListSchema = z.array(z.never()).meta({ description: "Sempre vazia." });
+
+/** The airline object (`Cia`) of a Mode B offer. */
+export const ModeBAirlineSchema = z
+  .strictObject({
+    Id: CountSchema,
+    Nome: z.string(),
+    Iata: z.string(),
+    AtivaBusca: z.boolean(),
+    Icao: z.string(),
+    Pais: z.string(),
+    DadosCia: EmptyListSchema,
+    ConfiguracaoBagagem: EmptyListSchema,
+    CupomDescontoRestricao: EmptyListSchema,
+    TaxaEmbarque: EmptyListSchema,
+    Configuracao: EmptyListSchema,
+    LogResultado: EmptyListSchema,
+    LogConsulta: EmptyListSchema,
+    CacheConsulta: EmptyListSchema,
+    ConfigProxy: EmptyListSchema,
+    ProgramaFidelidadeTipo: EmptyListSchema,
+    ApiRequests: EmptyListSchema,
+    FranqueadoPolitica: EmptyListSchema,
+    Ids: z.null(),
+    _PageNumber: CountSchema,
+    PageNumber: CountSchema,
+    PageSize: CountSchema,
+    OrderBy: z.null(),
+    OrderDesc: z.boolean(),
+  })
+  .meta({ id: "ModeBAirline", description: "Companhia aérea da oferta." });
+
+/** The fee object (`Taxas`) of a Mode B offer. */
+export const ModeBFeesSchema = z
+  .strictObject({
+    IdCia: CountSchema,
+    Servico: DecimalAmountSchema,
+    ServicoChd: DecimalAmountSchema,
+    Embarque: DecimalAmountSchema.meta({ description: "Taxas de embarque de adultos e bebês." }),
+    EmbarqueChd: DecimalAmountSchema.meta({ description: "Taxas de embarque de crianças." }),
+    EmissaoResgate: DecimalAmountSchema,
+    ValorFranquia: DecimalAmountSchema,
+    EmbarqueStr: z.string().nullable(),
+    Bagagens: z.null(),
+  })
+  .meta({ id: "ModeBFees" });
+
+/** One flight of a Mode B offer (`Voos[]`). */
+export const ModeBFlightLegSchema = z
+  .strictObject({
+    Numero: z.string().meta({ examples: ["G3-2053"] }),
+    Saida: LocalDateTimeSchema,
+    Chegada: LocalDateTimeSchema,
+    Origem: IataCodeSchema,
+    Destino: IataCodeSchema,
+    Duracao: CountSchema.meta({ description: "Minutos de voo." }),
+    Tempo: z.string().regex(/^\d{2,}:\d{2}$/).meta({ description: "Tempo de voo HH:MM.", examples: ["01:05"] }),
+    TempoEspera: z
+      .string()
+      .regex(/^(\d{2,}:\d{2})?$/)
+      .meta({ description: "Espera de conexão antes deste voo (HH:MM); vazio no primeiro voo." }),
+    Classe: CountSchema.meta({ description: "Cabine: 0 econômica, 1 premium, 2 executiva, 3 primeira." }),
+    ClasseStr: z.string(),
+  })
+  .meta({ id: "ModeBFlightLeg" });
+
+/** Another seller's offer for the same flight (`Outros[]`). */
+export const ModeBAlternativeSchema = z
+  .strictObject({
+    Nome: z.string(),
+    Url: z.url(),
+    Valor: DecimalAmountSchema.meta({ description: "Valor total com taxas." }),
+    Cabine: z.string(),
+    OpcaoReserva: z.string(),
+    Site: z.string(),
+  })
+  .meta({ id: "ModeBAlternative" });
+
+/** A Mode B offer (element of `Ida` or `Volta`). */
+export const ModeBOfferSchema = z
+  .strictObject({
+    Token: z.string().nullable(),
+    IdCia: CountSchema,
+    CiaParceira: z.null(),
+    Cia: ModeBAirlineSchema,
+    PontosAdulto: z.number().meta({ description: "Pontos por adulto; -1 marca um voo pago em dinheiro (pagante)." }),
+    PontosCrianca: z.number().meta({ description: "Pontos por criança; -1 num voo pagante." }),
+    QntdBagagem: CountSchema,
+    QtdBagagemInclusa: CountSchema,
+    Taxas: ModeBFeesSchema,
+    Voos: z.array(ModeBFlightLegSchema).min(1),
+    Tarifas: z.null(),
+    ValorAdulto: DecimalAmountSchema,
+    ValorAdultoStr: z.string().nullable(),
+    ValorAdultoNaCia: DecimalAmountSchema.meta({ description: "Preço da própria companhia, em dinheiro, com taxas." }),
+    ValorCrianca: DecimalAmountSchema,
+    ValorBebe: DecimalAmountSchema,
+    ValorTotal: DecimalAmountSchema.meta({ description: "Total sem taxas." }),
+    ValorTotalComTaxa: DecimalAmountSchema,
+    ValorTotalTaxas: DecimalAmountSchema,
+    FareOriginType: z.null(),
+    Origem: IataCodeSchema,
+    Destino: IataCodeSchema,
+    Saida: LocalDateTimeSchema,
+    Chegada: LocalDateTimeSchema,
+    Duracao: CountSchema.meta({ description: "Minutos da primeira decolagem ao último pouso." }),
+    TempoTotalStr: z.string().regex(/^\d{2,}h \d{2}m$/).meta({ examples: ["01h 05m"] }),
+    ValorTxServico: DecimalAmountSchema,
+    PercentualEconomia: PercentSchema,
+    FlightCode: z.string().meta({ description: "Voos unidos por /, cada um <IATA><número>.", examples: ["G32053"] }),
+    Periodo: z.int().min(0).max(3).meta({ description: "Período da partida: 0 madrugada, 1 manhã, 2 tarde, 3 noite." }),
+    Adultos: CountSchema,
+    Criancas: CountSchema,
+    BagagensInclusas: z.null(),
+    Site: z.string(),
+    Nome: z.string(),
+    UrlPesquisa: z.url(),
+    Outros: z
+      .array(ModeBAlternativeSchema)
+      .optional()
+      .meta({ description: "Ofertas de outras agências; vazia (ou ausente) numa busca de uma só companhia." }),
+    Classe: CountSchema,
+  })
+  .meta({ id: "ModeBOffer", description: "Uma oferta de voo (Modo B ou companhia única)." });
+
+/** One Mode B `Data` element. `LeaseId` is present while the search runs (decisions.md compatibility rule). */
+export const ModeBSearchResultSchema = z
+  .strictObject({
+    TokenConsulta: z.string().nullable(),
+    QntdAdulto: CountSchema,
+    QntdCrianca: CountSchema,
+    QntdBebe: CountSchema,
+    Ida: z.array(ModeBOfferSchema),
+    Volta: z.array(ModeBOfferSchema).meta({ description: "Ofertas de volta; vazia numa busca só de ida." }),
+    LeaseId: z.string().optional().meta({ description: "Id da busca enquanto Completed é false." }),
+  })
+  .meta({ id: "ModeBSearchResult" });
+
+/** A Mode B offer as written. */
+export type ModeBOffer = z.infer<typeof ModeBOfferSchema>;
+/** A Mode B alternative offer (`Outros[]`) as written. */
+export type ModeBAlternative = z.infer<typeof ModeBAlternativeSchema>;
+/** A Mode B flight leg (`Voos[]`) as written. */
+export type ModeBFlightLeg = z.infer<typeof ModeBFlightLegSchema>;
+/** The airline object (`Cia`) as written. */
+export type ModeBAirline = z.infer<typeof ModeBAirlineSchema>;
+/** One Mode B `Data` element as written. */
+export type ModeBSearchResult = z.infer<typeof ModeBSearchResultSchema>;
