@@ -19,11 +19,22 @@ const filterOf = (ix: DirectionIndex): FilterView => {
   };
 };
 
+const metaCache = new WeakMap<SearchSnapshot, MetaView>();
+
 /**
  * Mode A `meta` over the whole result set (not only the page). Cost grows with the number of distinct
- * filter values (departure times, airports), not with the number of offers.
+ * filter values (departure times, airports), not with the number of offers; computed once per snapshot
+ * version, since every page of that version shares it.
  */
 export const metaOf = (s: SearchSnapshot, airports: AirportDirectory, totalGroups: number): MetaView => {
+  const cached = metaCache.get(s);
+  if (cached) return cached;
+  const meta = computeMeta(s, airports, totalGroups);
+  metaCache.set(s, meta);
+  return meta;
+};
+
+const computeMeta = (s: SearchSnapshot, airports: AirportDirectory, totalGroups: number): MetaView => {
   const roundTrip = s.query.returnDate !== undefined;
   const originCountry = airports.get(s.query.origin)?.country;
   const endpoints = new Set([s.query.origin, s.query.destination]);

@@ -1,0 +1,100 @@
+/**
+ * Engine benchmark (issue: core). Prints, from one run:
+ *  - incremental ingestion (N offers as N/100 batches) against one-shot ingestion (one batch): target <= 1.5x;
+ *  - producing page 1 of a large result against page 1 of a 100x smaller one: target <= 3x.
+ */
+import { reduce } from "../packages/core/src/engine/reduce.js";
+import { initialSnapshot, type SearchSnapshot } from "../packages/core/src/engine/snapshot.js";
+import { modeAPage } from "../packages/core/src/presentation/mode-a-page.js";
+import { airports } from "../packages/core/src/airports/index.js";
+import type { Offer } from "../packages/core/src/domain/offer.js";
+import type { SearchQuery } from "../packages/core/src/domain/query.js";
+import { flightKey } from "../packages/core/src/domain/itinerary.js";
+import { fmt, isQuick, sideBySide, type Figure } from "./lib/measure.js";
+
+const query: SearchQuery = {
+  origin: "CNF",
+  destination: "SDU",
+  departureDate: "2026-12-20",
+  passengers: { adults: 1, children: 0, infants: 0 },
+  mode: { kind: "all-airlines" },
+};
+const CARRIERS = [
+  { iata: "LA", name: "LATAM", id: 1 },
+  { iata: "G3", name: "GOL", id: 2 },
+  { iata: "AD", name: "Azul", id: 3 },
+];
+
+/** `n` distinct offers; every one a distinct flight at a distinct price, so each makes its own group. */
+export const makeOffers = (n: number): Offer[] => {
+  const out: Offer[] = [];
+  for (let i = 0; i < n; i++) {
+    const c = CARRIERS[i % 3]!;
+    const minute = ((i * 7) % 216) * 5; // schedules in 5-minute slots, 05:00 to 22:55
+    const hh = String(5 + Math.floor(minute / 60)).padStart(2, "0");
+    const mm = String(minute % 60).padStart(2, "0");
+    const departure = `2026-12-20T${hh}:${mm}:00`;
+    const arrival = `2026-12-20T${String(Number(hh) + 1).padStart(2, "0")}:${mm}:00`;
+    const carrier = { iata: c.iata, name: c.name };
+    const legs = [{ carrier, operatingCarrier: carrier, flightNumber: 1000 + i, origin: "CNF", destination: "SDU", departure, arrival, durationMinutes: 60, cabin: "Economica" }];
+    const itinerary = { direction: "outbound" as const, legs, origin: "CNF", destination: "SDU", departure, arrival, durationMinutes: 60, stops: 0 };
+    const total = { amount: 30_000 + i * 3, currency: "BRL" };
+    const taxes = { amount: 3_356, currency: "BRL" };
+    out.push({
+      id: `o${i}`, flightKey: flightKey(itinerary), sourceId: "bench", airlineId: c.id, validatingCarrier: carrier,
+      seller: { kind: "airline", id: "bench", name: "Bench", site: "bench.example", url: "https://bench.example" },
+      itinerary, fares: [{ type: "ADT", count: 1, base: { amount: total.amount - taxes.amount, currency: "BRL" }, taxes }],
+      total, taxes, airlinePrice: { amount: total.amount * 2, currency: "BRL" }, miles: undefined, cabin: "Economica",
+      bookingOption: "Tarifa Light", checkedBags: 0, fareToken: `f${i}`, searchToken: "s",
+    });
+  }
+  return out;
+};
+
+const ingest = (offers: readonly Offer[], batchSize: number): SearchSnapshot => {
+  let s = initialSnapshot(query, [{ id: "bench", name: "Bench" }]);
+  for (let i = 0; i < offers.length; i += batchSize) {
+    s = reduce(s, { type: "batch", sourceId: "bench", offers: offers.slice(i, i + batchSize) });
+  }
+  return s;
+};
+
+export interface EngineFigures {
+  readonly offers: number;
+  readonly batches: number;
+  readonly ingestion: { anchor: Figure; subject: Figure; ratio: Figure };
+  readonly large: number;
+  readonly small: number;
+  readonly page: { anchor: Figure; subject: Figure; ratio: Figure };
+}
+
+export const runEngineBench = async (quick = isQuick()): Promise<EngineFigures> => {
+  const runs = quick ? 5 : 7;
+  const n = quick ? 10_000 : 100_000;
+  const batches = n / 100;
+  const offers = makeOffers(n);
+  const ingestion = await sideBySide(runs, () => offers, (o) => ingest(o, o.length), (o) => ingest(o, 100));
+
+  const large = quick ? 5_000 : 50_000;
+  const small = large / 100;
+  const bigSnap = ingest(makeOffers(large), 1_000);
+  const smallSnap = ingest(makeOffers(small), 1_000);
+  const reps = 200;
+  const page = await sideBySide(
+    runs,
+    () => undefined,
+    () => { for (let i = 0; i < reps; i++) modeAPage(smallSnap, 1, 10, airports); },
+    () => { for (let i = 0; i < reps; i++) modeAPage(bigSnap, 1, 10, airports); },
+  );
+  return { offers: n, batches, ingestion, large, small, page };
+};
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const f = await runEngineBench();
+  console.log(`ingest ${f.offers} offers, one batch:        ${fmt(f.ingestion.anchor)}`);
+  console.log(`ingest ${f.offers} offers, ${f.batches} batches:  ${fmt(f.ingestion.subject)}`);
+  console.log(`  ratio incremental/one-shot: ${fmt(f.ingestion.ratio, "x")}  (target <= 1.5x)`);
+  console.log(`page 1 of ${f.small} flights (x200):   ${fmt(f.page.anchor)}`);
+  console.log(`page 1 of ${f.large} flights (x200): ${fmt(f.page.subject)}`);
+  console.log(`  ratio large/small: ${fmt(f.page.ratio, "x")}  (target <= 3x)`);
+}
