@@ -28,7 +28,7 @@ const errorMember = upstreamErrorSchema.nullish().catch(undefined);
 /** The response envelope, both modes. Every member is optional: absence is decided by the reader. */
 export const upstreamEnvelopeSchema = z.looseObject({
   Success: lenientBoolean.nullish(),
-  HasResult: lenientBoolean.nullish(),
+  HasResult: lenientBoolean.nullish().catch(undefined),
   Completed: lenientBoolean.nullish(),
   TotalItens: lenientNumber.nullish().catch(undefined),
   MensagemErro: lenientText.nullish().catch(undefined),

@@ -87,7 +87,7 @@ export const upstreamFlightSchema = z.looseObject({
   validatingBy: upstreamCompanySchema.nullish().catch(undefined),
   fareGroup: upstreamFareGroupSchema,
   segments: z.array(z.unknown()).nullish(),
-  segmentsBack: z.array(z.unknown()).nullish(),
+  segmentsBack: z.array(z.unknown()).nullish().catch(undefined),
 });
 
 /** A price group after {@link upstreamFlightSchema}. */

@@ -60,13 +60,10 @@ export const airlineSeller = (
 
 /** A URL only when it is an absolute http(s) link; anything else (`javascript:`, relative, garbage) is dropped. */
 export const safeUrl = (text: string | null | undefined): string => {
-  if (!text) return "";
-  try {
-    const url = new URL(text.trim());
-    return url.protocol === "https:" || url.protocol === "http:" ? url.href : "";
-  } catch {
-    return "";
-  }
+  const trimmed = text?.trim() ?? "";
+  if (!URL.canParse(trimmed)) return "";
+  const url = new URL(trimmed);
+  return url.protocol === "https:" || url.protocol === "http:" ? url.href : "";
 };
 
 /** The host of a site given as a host (`voaja.com.br`) or a URL (`https://www.voaja.com.br/x`). */
@@ -88,5 +85,5 @@ export const otaSeller = (
   const label = name?.trim() || site?.trim();
   if (!label) return undefined;
   const host = site?.trim() ? hostOf(site) : url ? hostOf(url) : "";
-  return { kind: "ota", id: `ota:${slug(label) || slug(host)}`, name: label, site: host, url: safeUrl(url) };
+  return { kind: "ota", id: `ota:${slug(label) || slug(host) || "desconhecida"}`, name: label, site: host, url: safeUrl(url) };
 };

@@ -1,0 +1,90 @@
+/**
+ * @voar/core: progressive flight search as an RxJS Observable of snapshots, the wire contract as zod
+ * schemas, the domain model, Mode A price groups and Mode B fare comparison. Runtime-neutral.
+ */
+
+// Domain
+export { money, moneyFromDecimal, centavosFromDecimal, toDecimal, addMoney, zeroMoney, type Money } from "./domain/money.js";
+export { AIRLINES, ALL_AIRLINES, OTA_COMPARISON, airlineById, airlineByIata, type Airline } from "./domain/airline.js";
+export { companhiaOf, queryKey, type Passengers, type SearchMode, type SearchQuery } from "./domain/query.js";
+export { flightKey, routeConfiguration, type Carrier, type Direction, type Itinerary, type Leg } from "./domain/itinerary.js";
+export {
+  elapsedMinutes,
+  formatDurationHm,
+  offsetMinutesAt,
+  parseDurationText,
+  utcMsToLocal,
+  zonedToUtcMs,
+} from "./domain/time-zone.js";
+export { isCashOffer, savingPercent, type MilesPrice, type Offer, type PassengerFare, type PassengerType, type Seller } from "./domain/offer.js";
+export type { Airport, AirportDirectory } from "./domain/airport.js";
+
+// Errors
+export {
+  AuthError,
+  BusinessError,
+  HttpStatusError,
+  MalformedPayload,
+  RateLimited,
+  SourceTimeout,
+  TransportError,
+  isRetryable,
+  isSourceError,
+  toSourceError,
+  type SourceError,
+  type SourceErrorTag,
+} from "./errors/source-errors.js";
+export {
+  ERROR_CATALOGUE,
+  ERROR_CODES,
+  failedSearchCode,
+  isErrorCode,
+  type ErrorCatalogueEntry,
+  type ErrorCode,
+  type ErrorStatus,
+} from "./errors/error-catalogue.js";
+
+// Engine
+export { search, type SearchOptions } from "./engine/search.js";
+export { reduce } from "./engine/reduce.js";
+export { initialSnapshot, hasResults, offerCount, failedSources, type SearchSnapshot, type InitialSnapshotOptions } from "./engine/snapshot.js";
+export type { SearchEvent } from "./engine/events.js";
+export type { SourceProgress, SourceState } from "./engine/progress.js";
+export { sourcesFor, type SearchSource } from "./engine/source.js";
+export { defaultSourcePolicy, retrySchedule, type SourcePolicy } from "./engine/source-policy.js";
+export { effectToObservable } from "./engine/effect-bridge.js";
+
+// Presentation
+export { modeAPage, type ModeAPage } from "./presentation/mode-a-page.js";
+export { modeBResult, singleAirlineResult, type ModeBResult } from "./presentation/mode-b-result.js";
+export { snapshotToEnvelope, type EnvelopeOptions, type SearchFailure, type SearchSuccess } from "./presentation/to-envelope.js";
+export type { ComparisonView, FilterView, MetaView, PageView, PriceGroupView } from "./presentation/views.js";
+
+// Wire: request
+export { parseSearchRequest, DEFAULT_PAGE_SIZE, type InvalidRequest, type ParsedRequest, type RequestContext } from "./wire/request.js";
+export { ConsultarBodySchema, PollRequestSchema, SearchRequestSchema } from "./wire/request-schema.js";
+export { todayInSaoPaulo } from "./wire/request-dates.js";
+
+// Wire: answers we write
+export {
+  EnvelopeSchema,
+  ErrorEnvelopeSchema,
+  ModeAEnvelopeSchema,
+  ModeBEnvelopeSchema,
+  errorEnvelope,
+  successEnvelope,
+  type ErrorEnvelope,
+  type FieldError,
+  type ModeAEnvelope,
+  type ModeBEnvelope,
+  type Pagination,
+  type SuccessEnvelope,
+} from "./wire/envelope.js";
+export { ProgressoSchema, toWireProgress, type WireProgress } from "./wire/progress.js";
+export { toWireFlight, toWireMeta, toWireModeAGroup } from "./wire/mode-a.js";
+export { ModeAFlightSchema, ModeAResultGroupSchema, type ModeAFlight, type ModeAMeta, type ModeAResultGroup, type ModeASegment } from "./wire/mode-a-schema.js";
+export { toWireComparison, toWireModeBResult, toWireSingleAirlineOffer } from "./wire/mode-b.js";
+export { ModeBOfferSchema, ModeBSearchResultSchema, type ModeBOffer, type ModeBSearchResult } from "./wire/mode-b-schema.js";
+
+// Wire: answers we read (tolerant)
+export { readUpstreamAnswer, upstreamFailure, type UpstreamAnswer, type ReadContext } from "./wire/read/index.js";

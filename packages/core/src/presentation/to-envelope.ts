@@ -1,0 +1,90 @@
+import type { AirportDirectory } from "../domain/airport.js";
+import type { SearchSnapshot } from "../engine/snapshot.js";
+import { hasResults } from "../engine/snapshot.js";
+import { failedSearchCode, type ErrorStatus } from "../errors/error-catalogue.js";
+import { errorEnvelope, successEnvelope, type ErrorEnvelope, type SuccessEnvelope } from "../wire/envelope.js";
+import { toWireModeAGroup } from "../wire/mode-a.js";
+import type { ModeAResultGroup } from "../wire/mode-a-schema.js";
+import { toWireComparison, toWireModeBResult, toWireSingleAirlineOffer } from "../wire/mode-b.js";
+import type { ModeBSearchResult } from "../wire/mode-b-schema.js";
+import { toWireProgress } from "../wire/progress.js";
+import { modeAPage } from "./mode-a-page.js";
+import { modeBResult, singleAirlineResult } from "./mode-b-result.js";
+
+/** Options of {@link snapshotToEnvelope}. */
+export interface EnvelopeOptions {
+  /** The search id written as `Token` (and `LeaseId` while running), or null. */
+  readonly searchId: string | null;
+  /** Id of this request (`RequestId`). */
+  readonly requestId: string;
+  /** Mode A page, from 1. */
+  readonly page: number;
+  /** Mode A page size, 1..100. */
+  readonly pageSize: number;
+  readonly airports: AirportDirectory;
+  /** Hint for the next poll while the search runs (`Progresso.ProximaConsultaMs`). Default 500 ms. */
+  readonly nextPollMs?: number | undefined;
+}
+
+/** A success answer: status 200 and the envelope of the query's mode. */
+export interface SearchSuccess {
+  readonly status: 200;
+  readonly body: SuccessEnvelope<ModeAResultGroup> | SuccessEnvelope<ModeBSearchResult>;
+}
+
+/** A whole-search failure: every source failed, or the deadline passed with nothing. */
+export interface SearchFailure {
+  readonly status: ErrorStatus;
+  readonly body: ErrorEnvelope;
+}
+
+/**
+ * Writes a snapshot as the answer the spec describes, for the page asked. A search in which some sources
+ * failed but others answered is a success with the failures in `Progresso`; only a completed search in
+ * which every source failed and nothing was found is an error (`FALHA_FORNECEDOR` or `TEMPO_ESGOTADO`).
+ *
+ * @example
+ * const { status, body } = snapshotToEnvelope(snapshot, { searchId, requestId, page: 1, pageSize: 10, airports });
+ */
+export const snapshotToEnvelope = (s: SearchSnapshot, opts: EnvelopeOptions): SearchSuccess | SearchFailure => {
+  const progress = toWireProgress(s.version, s.sources, s.completed ? 0 : (opts.nextPollMs ?? 500));
+  const common = { token: opts.searchId, completed: s.completed, requestId: opts.requestId, progress };
+  if (s.completed && !hasResults(s) && s.sources.length > 0 && s.sources.every((p) => p.state === "failed")) {
+    return errorEnvelope(failedSearchCode(s.sources), { requestId: opts.requestId, progresso: progress, token: opts.searchId });
+  }
+  switch (s.query.mode.kind) {
+    case "all-airlines": {
+      const page = modeAPage(s, opts.page, opts.pageSize, opts.airports);
+      return {
+        status: 200,
+        body: successEnvelope({
+          ...common,
+          data: [toWireModeAGroup(page.flights, page.meta)],
+          totalItems: page.pagination.totalItems,
+          pagination: page.pagination,
+        }),
+      };
+    }
+    case "ota-comparison": {
+      const r = modeBResult(s);
+      const data = toWireModeBResult({
+        searchToken: opts.searchId,
+        passengers: s.query.passengers,
+        outbound: r.outbound.map(toWireComparison),
+        inbound: r.inbound.map(toWireComparison),
+      });
+      return { status: 200, body: successEnvelope({ ...common, data: [data], totalItems: r.outbound.length + r.inbound.length }) };
+    }
+    case "single-airline": {
+      const r = singleAirlineResult(s);
+      const toWire = (o: (typeof r.outbound)[number]) => toWireSingleAirlineOffer(o, s.query.passengers);
+      const data = toWireModeBResult({
+        searchToken: opts.searchId,
+        passengers: s.query.passengers,
+        outbound: r.outbound.map(toWire),
+        inbound: r.inbound.map(toWire),
+      });
+      return { status: 200, body: successEnvelope({ ...common, data: [data], totalItems: r.outbound.length + r.inbound.length }) };
+    }
+  }
+};

@@ -1,0 +1,200 @@
+/**
+ * Maps a Mode A result item (all airlines) to offers: one offer per alternative itinerary, that is per
+ * element of `segments` (outbound) and `segmentsBack` (return) of every price group. Prices follow
+ * `group-price.ts`; a segment paid in miles (`PontosAdulto >= 0`) carries {@link MilesPrice}, a cash one
+ * (`PontosAdulto < 0`) none.
+ */
+import type { Carrier, Direction, Leg } from "../../domain/itinerary.js";
+import { flightKey } from "../../domain/itinerary.js";
+import { centavosFromDecimal } from "../../domain/money.js";
+import type { MilesPrice, Offer } from "../../domain/offer.js";
+import { findAirline, carrierOf } from "./airline-identity.js";
+import { searchTokenOf } from "./envelope-schema.js";
+import { oneWayPrice, roundTripPrices, type DirectionPrice } from "./group-price.js";
+import { buildItinerary, buildLeg } from "./itinerary-builder.js";
+import { readItem, type SkipLog } from "./item-reader.js";
+import {
+  upstreamFlightSchema,
+  upstreamModeAResultSchema,
+  upstreamSegmentSchema,
+  type UpstreamFlight,
+  type UpstreamSegment,
+} from "./mode-a-schema.js";
+import { offerId } from "./offer-ids.js";
+import { buildFares, passengerTypeOf, sharesByCount, type FareShare } from "./passenger-fares.js";
+import type { ReadContext } from "./read-context.js";
+import { airlineSeller } from "./seller.js";
+
+/** What every offer of one price group shares. */
+interface GroupFacts {
+  readonly ctx: ReadContext;
+  readonly log: SkipLog;
+  readonly path: string;
+  readonly currency: string;
+  readonly validating: Carrier | undefined;
+  readonly validatingIata: string | undefined;
+  readonly shares: readonly FareShare[];
+  readonly searchToken: string | undefined;
+}
+
+const currencyOf = (code: string | null | undefined): string =>
+  code && /^[A-Za-z]{3}$/.test(code.trim()) ? code.trim().toUpperCase() : "BRL";
+
+/**
+ * Fare shares of a group. Fares are taken as totals per passenger type (the domain's meaning) unless
+ * multiplying by `passengersCount` matches the group price better, in which case they were per passenger.
+ */
+const sharesOf = (flight: UpstreamFlight, ctx: ReadContext): FareShare[] => {
+  const fares = (flight.fareGroup.fares ?? []).filter((f) => f !== null && typeof f.priceWithTax === "number");
+  if (fares.length === 0) return sharesByCount(ctx.query?.passengers ?? { adults: 1, children: 0, infants: 0 });
+  const count = (n: number | null | undefined) => (typeof n === "number" && n > 0 ? n : 1);
+  const total = flight.fareGroup.priceWithTax;
+  const asTotals = fares.reduce((a, f) => a + (f?.priceWithTax ?? 0), 0);
+  const asPerPax = fares.reduce((a, f) => a + (f?.priceWithTax ?? 0) * count(f?.passengersCount), 0);
+  const perPax = Math.abs(asPerPax - total) < Math.abs(asTotals - total);
+  return fares.map((f) => {
+    const n = count(f?.passengersCount);
+    const scale = perPax ? n : 1;
+    const withTax = f?.priceWithTax ?? 0;
+    const base = f?.priceWithoutTax ?? withTax;
+    return { type: passengerTypeOf(f?.passengersType), count: n, baseWeight: base * scale, taxWeight: (withTax - base) * scale };
+  });
+};
+
+const legOf = (g: GroupFacts, leg: UpstreamSegment["legs"][number]): Leg | undefined => {
+  const carrier = carrierOf(leg.managedBy?.iata, leg.managedBy?.name) ?? g.validating;
+  if (!carrier) return undefined;
+  return buildLeg(g.ctx.airports, {
+    carrier,
+    operatingCarrier: carrierOf(leg.operatedBy?.iata, leg.operatedBy?.name) ?? carrier,
+    flightNumber: leg.flightNumber,
+    origin: leg.departure,
+    destination: leg.arrival,
+    departure: leg.departureDate,
+    arrival: leg.arrivalDate,
+    givenMinutes: leg.duration,
+    cabin: leg.seatClass?.description?.trim() || "Economica",
+    aircraft: leg.aircraftCode,
+  });
+};
+
+const checkedBagsOf = (segment: UpstreamSegment): number => {
+  const bag = segment.fareProfile?.baggage;
+  if (!bag || bag.isIncluded === false || typeof bag.quantity !== "number") return 0;
+  return bag.type && !/checked/i.test(bag.type) ? 0 : Math.max(0, Math.round(bag.quantity));
+};
+
+const segmentOffer = (
+  g: GroupFacts,
+  segment: UpstreamSegment,
+  direction: Direction,
+  price: DirectionPrice,
+  path: string,
+): Offer | undefined => {
+  const legs = segment.legs.map((l) => legOf(g, l));
+  const [first, ...rest] = legs;
+  if (!first || rest.some((l) => l === undefined)) {
+    g.log.note(path, "companhia aérea ausente");
+    return undefined;
+  }
+  const itinerary = buildItinerary(g.ctx.airports, direction, [first, ...(rest as Leg[])], segment.duration);
+  const validatingCarrier = g.validating ?? first.carrier;
+  const airline = findAirline(segment.IdCiaResponsavel, g.validatingIata, first.carrier.iata);
+  const programme = segment.FidelityProgram?.trim() || undefined;
+  const money = (amount: number) => ({ amount, currency: g.currency });
+  const points = segment.PontosAdulto;
+  const miles: MilesPrice | undefined =
+    typeof points === "number" && points >= 0
+      ? {
+          pointsAdult: Math.round(points),
+          pointsChild: Math.max(0, Math.round(segment.PontosCrianca ?? 0)),
+          taxes: money(price.taxes),
+          programme: programme ?? airline?.programme ?? validatingCarrier.name,
+        }
+      : undefined;
+  const seller = airlineSeller(validatingCarrier, airline, programme ?? (miles ? airline?.programme : undefined));
+  const key = flightKey(itinerary);
+  return {
+    id: offerId(g.ctx.sourceId, segment.rateToken, { seller, flightKey: key, miles }),
+    flightKey: key,
+    sourceId: g.ctx.sourceId,
+    airlineId: airline?.id ?? 0,
+    validatingCarrier,
+    seller,
+    itinerary,
+    fares: buildFares(g.shares, price.base, price.taxes, g.currency),
+    total: money(price.total),
+    taxes: money(price.taxes),
+    airlinePrice: money(price.airline),
+    ...(miles ? { miles } : {}),
+    cabin: first.cabin,
+    bookingOption: segment.fareProfile?.fareFamily?.trim() || (miles ? "Emissão com milhas" : "Tarifa em dinheiro"),
+    checkedBags: checkedBagsOf(segment),
+    fareToken: segment.rateToken ?? "",
+    searchToken: searchTokenOf(segment) ?? g.searchToken ?? "",
+  };
+};
+
+const readSegments = (list: readonly unknown[] | null | undefined, path: string, log: SkipLog) =>
+  (list ?? []).flatMap((raw, j) => {
+    const at = `${path}[${j}]`;
+    const segment = readItem(upstreamSegmentSchema, raw, at, log);
+    return segment ? [{ segment, at }] : [];
+  });
+
+const groupOffers = (flight: UpstreamFlight, g: GroupFacts): Offer[] => {
+  const outs = readSegments(flight.segments, `${g.path}.segments`, g.log);
+  const backs = readSegments(flight.segmentsBack, `${g.path}.segmentsBack`, g.log);
+  if ((flight.segments ?? []).length + (flight.segmentsBack ?? []).length === 0) {
+    g.log.note(g.path, "grupo sem itinerários");
+    return [];
+  }
+  const cents = (v: number | null | undefined) => (typeof v === "number" ? centavosFromDecimal(v) : undefined);
+  const fg = flight.fareGroup;
+  const amounts = { total: centavosFromDecimal(fg.priceWithTax), base: cents(fg.priceWithoutTax), airline: cents(fg.priceInCompany) };
+  const prices =
+    backs.length === 0
+      ? { outbound: oneWayPrice(amounts), return: oneWayPrice(amounts) }
+      : roundTripPrices(amounts, cents(outs[0]?.segment.ValorSegmento), cents(backs[0]?.segment.ValorSegmento));
+  return [
+    ...outs.map((s) => segmentOffer(g, s.segment, "outbound", prices.outbound, s.at)),
+    ...backs.map((s) => segmentOffer(g, s.segment, "return", prices.return, s.at)),
+  ].filter((o): o is Offer => o !== undefined);
+};
+
+/** How many items a Mode A result item holds (its price groups), whether or not they can be read. */
+export const modeAItemCount = (raw: unknown): number => {
+  const parsed = upstreamModeAResultSchema.safeParse(raw);
+  return parsed.success ? (parsed.data.flights?.length ?? 0) : 0;
+};
+
+/**
+ * Reads the offers of one Mode A result item (`Data[i]`, at wire path `path`). Unreadable groups and
+ * segments are left out and noted in `log`.
+ */
+export const readModeAOffers = (
+  raw: unknown,
+  path: string,
+  ctx: ReadContext,
+  log: SkipLog,
+  searchToken: string | undefined,
+): Offer[] => {
+  const result = readItem(upstreamModeAResultSchema, raw, path, log);
+  return (result?.flights ?? []).flatMap((rawFlight, i) => {
+    const at = `${path}.flights[${i}]`;
+    const flight = readItem(upstreamFlightSchema, rawFlight, at, log);
+    if (!flight) return [];
+    const validating = carrierOf(flight.validatingBy?.iata, flight.validatingBy?.name);
+    const facts: GroupFacts = {
+      ctx,
+      log,
+      path: at,
+      currency: currencyOf(flight.fareGroup.currency),
+      validating,
+      validatingIata: validating?.iata,
+      shares: sharesOf(flight, ctx),
+      searchToken,
+    };
+    return groupOffers(flight, facts);
+  });
+};

@@ -1,0 +1,223 @@
+/**
+ * Maps a Mode B result item (OTA comparison, and every single-airline answer) to offers: each element of
+ * `Ida` (outbound) and `Volta` (return) is one offer, and each of its `Outros` one more offer for the same
+ * flight from another seller.
+ *
+ * Money: `ValorTotalComTaxa` is the total and `ValorTotalTaxas` its taxes (all passengers). The airline's
+ * own price is `ValorAdultoNaCia` (one adult, without taxes) scaled to the booking by the offer's own
+ * ratio `ValorTotal / ValorAdulto` (the passenger count when that ratio is unknown), plus the taxes: real
+ * answers' `PercentualEconomia` is exactly the saving against that sum. `Outros` give only a total: their
+ * taxes are taken as the main offer's (boarding fees do not depend on the seller), capped at their total,
+ * their airline price is the main offer's, and their checked bags are not known, so 0.
+ */
+import type { Airline } from "../../domain/airline.js";
+import type { Carrier, Direction, Leg } from "../../domain/itinerary.js";
+import { flightKey } from "../../domain/itinerary.js";
+import { centavosFromDecimal } from "../../domain/money.js";
+import type { MilesPrice, Offer } from "../../domain/offer.js";
+import type { Passengers } from "../../domain/query.js";
+import { carrierOf, findAirline, parseFlightDesignator } from "./airline-identity.js";
+import { searchTokenOf } from "./envelope-schema.js";
+import { buildItinerary, buildLeg } from "./itinerary-builder.js";
+import { readItem, type SkipLog } from "./item-reader.js";
+import {
+  upstreamModeBOfferSchema,
+  upstreamModeBResultSchema,
+  upstreamOutroSchema,
+  type UpstreamModeBOffer,
+} from "./mode-b-schema.js";
+import { offerId } from "./offer-ids.js";
+import { buildFares, type FareShare } from "./passenger-fares.js";
+import type { ReadContext } from "./read-context.js";
+import { airlineSeller, otaSeller } from "./seller.js";
+
+/** Mode B answers name no currency: the deployment's is the real. */
+const CURRENCY = "BRL";
+
+interface ResultFacts {
+  readonly ctx: ReadContext;
+  readonly log: SkipLog;
+  readonly passengers: Passengers;
+  readonly searchToken: string | undefined;
+}
+
+const money = (amount: number) => ({ amount, currency: CURRENCY });
+const cents = (v: number | null | undefined) => (typeof v === "number" && v > 0 ? centavosFromDecimal(v) : 0);
+
+const legsOf = (r: ResultFacts, o: UpstreamModeBOffer, fallback: Carrier | undefined): Leg[] | string => {
+  const legs: Leg[] = [];
+  for (const [k, voo] of o.Voos.entries()) {
+    const designator = parseFlightDesignator(voo.Numero);
+    if (!designator) return `campo Voos[${k}].Numero inválido`;
+    const carrier = designator.carrier
+      ? carrierOf(designator.carrier, designator.carrier === fallback?.iata ? fallback.name : undefined)
+      : fallback;
+    if (!carrier) return `companhia aérea de Voos[${k}] ausente`;
+    legs.push(
+      buildLeg(r.ctx.airports, {
+        carrier,
+      operatingCarrier: carrier,
+      flightNumber: designator.number,
+      origin: voo.Origem,
+      destination: voo.Destino,
+      departure: voo.Saida,
+      arrival: voo.Chegada,
+      givenMinutes: voo.Duracao,
+      durationText: voo.Tempo,
+      cabin: voo.ClasseStr?.trim() || "Economica",
+      }),
+    );
+  }
+  return legs;
+};
+
+const sharesOf = (o: UpstreamModeBOffer, p: Passengers): FareShare[] => {
+  const t = o.Taxas;
+  const rows: FareShare[] = [
+    { type: "ADT", count: p.adults, baseWeight: (o.ValorAdulto ?? 0) * p.adults, taxWeight: ((t?.Embarque ?? 0) + (t?.Servico ?? 0)) * p.adults },
+    { type: "CHD", count: p.children, baseWeight: (o.ValorCrianca ?? 0) * p.children, taxWeight: ((t?.EmbarqueChd ?? 0) + (t?.ServicoChd ?? 0)) * p.children },
+    { type: "INF", count: p.infants, baseWeight: (o.ValorBebe ?? 0) * p.infants, taxWeight: 0 },
+  ];
+  return rows.filter((r) => r.count > 0);
+};
+
+const airlinePriceOf = (o: UpstreamModeBOffer, p: Passengers, total: number, taxes: number): number => {
+  const company = o.ValorAdultoNaCia ?? 0;
+  if (company <= 0) return total;
+  const adult = o.ValorAdulto ?? 0;
+  const factor = adult > 0 && (o.ValorTotal ?? 0) > 0 ? (o.ValorTotal ?? 0) / adult : Math.max(1, p.adults);
+  return centavosFromDecimal(company * factor) + taxes;
+};
+
+const checkedBagsOf = (o: UpstreamModeBOffer): number => {
+  const listed = (o.BagagensInclusas ?? []).reduce((n, b) => n + (b?.Bagagem === 1 ? Math.max(0, b.Quantidade ?? 0) : 0), 0);
+  return Math.round(Math.max(o.QtdBagagemInclusa ?? 0, listed));
+};
+
+const offersOf = (r: ResultFacts, o: UpstreamModeBOffer, direction: Direction, path: string): Offer[] => {
+  const airline: Airline | undefined = findAirline(o.IdCia, o.Cia?.Id, o.CiaParceira?.Id, o.Cia?.Iata, o.CiaParceira?.Iata);
+  const cia = o.Cia ?? o.CiaParceira;
+  const named = carrierOf(airline?.iata ?? cia?.Iata, airline?.name ?? cia?.Nome);
+  const legs = legsOf(r, o, named);
+  const [first, ...rest] = typeof legs === "string" ? [] : legs;
+  if (!first) {
+    r.log.note(path, typeof legs === "string" ? legs : "voos ausentes");
+    return [];
+  }
+  const validatingCarrier = named ?? first.carrier;
+  const known = airline ?? findAirline(first.carrier.iata);
+  const itinerary = buildItinerary(r.ctx.airports, direction, [first, ...rest], o.Duracao, o.TempoTotalStr);
+  const total = centavosFromDecimal(o.ValorTotalComTaxa);
+  const taxes = Math.min(total, cents(o.ValorTotalTaxas));
+  const shares = sharesOf(o, r.passengers);
+  const airlinePrice = money(airlinePriceOf(o, r.passengers, total, taxes));
+  const points = o.PontosAdulto;
+  const miles: MilesPrice | undefined =
+    typeof points === "number" && points >= 0
+      ? {
+          pointsAdult: Math.round(points),
+          pointsChild: Math.max(0, Math.round(o.PontosCrianca ?? 0)),
+          taxes: money(taxes),
+          programme: known?.programme ?? validatingCarrier.name,
+        }
+      : undefined;
+  const seller =
+    otaSeller(o.Nome, o.Site, o.UrlPesquisa) ?? airlineSeller(validatingCarrier, known, miles ? known?.programme : undefined);
+  const key = flightKey(itinerary);
+  const searchToken = searchTokenOf(o) ?? r.searchToken ?? "";
+  const main: Offer = {
+    id: offerId(r.ctx.sourceId, o.Token, { seller, flightKey: key, miles }),
+    flightKey: key,
+    sourceId: r.ctx.sourceId,
+    airlineId: known?.id ?? 0,
+    validatingCarrier,
+    seller,
+    itinerary,
+    fares: buildFares(shares, total - taxes, taxes, CURRENCY),
+    total: money(total),
+    taxes: money(taxes),
+    airlinePrice,
+    ...(miles ? { miles } : {}),
+    cabin: first.cabin,
+    bookingOption: miles ? "Emissão com milhas" : "Tarifa em dinheiro",
+    checkedBags: checkedBagsOf(o),
+    fareToken: o.Token ?? "",
+    searchToken,
+  };
+  const others = (o.Outros ?? []).flatMap((raw, k): Offer[] => {
+    const at = `${path}.Outros[${k}]`;
+    const outro = readItem(upstreamOutroSchema, raw, at, r.log);
+    if (!outro) return [];
+    const ota = otaSeller(outro.Nome, outro.Site, outro.Url);
+    if (!ota) {
+      r.log.note(at, "vendedor sem nome");
+      return [];
+    }
+    const otaTotal = centavosFromDecimal(outro.Valor);
+    const otaTaxes = Math.min(taxes, otaTotal);
+    const token = o.Token ? `${o.Token}:${ota.id}` : undefined;
+    const { miles: _mainMiles, ...cash } = main;
+    return [
+      {
+        ...cash,
+        id: offerId(r.ctx.sourceId, token, { seller: ota, flightKey: key, miles: undefined }),
+        seller: ota,
+        fares: buildFares(shares, otaTotal - otaTaxes, otaTaxes, CURRENCY),
+        total: money(otaTotal),
+        taxes: money(otaTaxes),
+        cabin: outro.Cabine?.trim() || main.cabin,
+        bookingOption: outro.OpcaoReserva?.trim() ?? "",
+        checkedBags: 0,
+        fareToken: "",
+      },
+    ];
+  });
+  return [main, ...others];
+};
+
+const directions = [
+  ["Ida", "outbound"],
+  ["Volta", "return"],
+] as const;
+
+/** How many items a Mode B result item holds (its `Ida` and `Volta` offers), whether or not they can be read. */
+export const modeBItemCount = (raw: unknown): number => {
+  const parsed = upstreamModeBResultSchema.safeParse(raw);
+  return parsed.success ? (parsed.data.Ida?.length ?? 0) + (parsed.data.Volta?.length ?? 0) : 0;
+};
+
+/**
+ * Reads the offers of one Mode B result item (`Data[i]`, at wire path `path`). Passenger counts come from
+ * the item (`QntdAdulto`...), else from the query, else one adult. Unreadable offers are left out and noted.
+ */
+export const readModeBOffers = (
+  raw: unknown,
+  path: string,
+  ctx: ReadContext,
+  log: SkipLog,
+  searchToken: string | undefined,
+): Offer[] => {
+  const result = readItem(upstreamModeBResultSchema, raw, path, log);
+  if (!result) return [];
+  const asked = ctx.query?.passengers;
+  const count = (n: number | null | undefined, fallback: number) =>
+    typeof n === "number" && n >= 0 ? Math.round(n) : fallback;
+  const adults = count(result.QntdAdulto, asked?.adults ?? 1);
+  const facts: ResultFacts = {
+    ctx,
+    log,
+    passengers: {
+      adults: adults > 0 ? adults : 1,
+      children: count(result.QntdCrianca, asked?.children ?? 0),
+      infants: count(result.QntdBebe, asked?.infants ?? 0),
+    },
+    searchToken: searchTokenOf(result) ?? searchToken,
+  };
+  return directions.flatMap(([member, direction]) =>
+    (result[member] ?? []).flatMap((rawOffer, j) => {
+      const at = `${path}.${member}[${j}]`;
+      const offer = readItem(upstreamModeBOfferSchema, rawOffer, at, log);
+      return offer ? offersOf(facts, offer, direction, at) : [];
+    }),
+  );
+};

@@ -1,0 +1,158 @@
+import type { z } from "zod";
+import type { AirportDirectory } from "../domain/airport.js";
+import { ALL_AIRLINES, OTA_COMPARISON } from "../domain/airline.js";
+import type { SearchMode, SearchQuery } from "../domain/query.js";
+import type { FieldError } from "./envelope.js";
+import { addDays, checkDateWindow, MAX_DAYS_AHEAD, todayInSaoPaulo } from "./request-dates.js";
+import { readRequestFields, type RawField, type RequestField } from "./request-fields.js";
+import { REQUEST_MESSAGES as M } from "./request-messages.js";
+import {
+  AdultosSchema,
+  AirportCodeInputSchema,
+  CompanhiaSchema,
+  NumeroPaginaSchema,
+  PassengerCountSchema,
+  QuantidadePorPaginaSchema,
+  RequestDateSchema,
+  SearchIdSchema,
+} from "./request-schema.js";
+
+/** A valid request: a new (or repeated) search, or a poll of a running one by its id. */
+export type ParsedRequest =
+  | { readonly kind: "query"; readonly query: SearchQuery; readonly page: number; readonly pageSize: number }
+  | { readonly kind: "poll"; readonly token: string; readonly page: number; readonly pageSize: number };
+
+/** An invalid request: every failing field, named as the spec writes it, with a pt-BR message. Never empty. */
+export interface InvalidRequest {
+  readonly kind: "invalid";
+  readonly campos: readonly FieldError[];
+}
+
+/** What {@link parseSearchRequest} needs besides the body. */
+export interface RequestContext {
+  /** Known airports: `Origem` and `Destino` must be among them. */
+  readonly airports: AirportDirectory;
+  /** The current instant; "today" is its date in São Paulo. */
+  readonly now: Date;
+}
+
+/** Default `QuantidadePorPagina` (decisions.md). */
+export const DEFAULT_PAGE_SIZE = 10;
+
+const INVALID = Symbol("invalid");
+type Read<T> = T | undefined | typeof INVALID;
+
+/** Reads members through their schemas; `null`, a blank string or an absent key all mean "absent". */
+const createReader = (raw: (f: RequestField) => RawField, errors: FieldError[]) => {
+  const fail = (Campo: string, Mensagem: string): typeof INVALID => {
+    errors.push({ Campo, Mensagem });
+    return INVALID;
+  };
+  const read = <T>(field: RequestField, schema: z.ZodType<T>, message: string): Read<T> => {
+    const r = raw(field);
+    if (r.kind === "conflict") return fail(field, M.conflict(field));
+    if (r.kind === "absent" || r.value === null) return undefined;
+    const value = typeof r.value === "string" ? r.value.trim() : r.value;
+    if (value === "") return undefined;
+    const parsed = schema.safeParse(value);
+    return parsed.success ? parsed.data : fail(field, message);
+  };
+  return { read, fail };
+};
+
+const orDefault = <T>(value: Read<T>, fallback: T): T | typeof INVALID => (value === undefined ? fallback : value);
+
+const modeOf = (companhia: number): SearchMode =>
+  companhia === ALL_AIRLINES
+    ? { kind: "all-airlines" }
+    : companhia === OTA_COMPARISON
+      ? { kind: "ota-comparison" }
+      : { kind: "single-airline", airlineId: companhia };
+
+type Reader = ReturnType<typeof createReader>;
+
+const readAirport = (r: Reader, field: "Origem" | "Destino", airports: AirportDirectory): string | typeof INVALID => {
+  const code = r.read(field, AirportCodeInputSchema, M.airportCode(field));
+  if (code === INVALID) return INVALID;
+  if (code === undefined) return r.fail(field, M.required[field]);
+  const upper = code.toUpperCase();
+  return airports.get(upper) ? upper : r.fail(field, M.airportUnknown(field, upper));
+};
+
+const readDate = (r: Reader, field: "Ida" | "Volta", today: string): string | undefined | typeof INVALID => {
+  const date = r.read(field, RequestDateSchema, M.date(field));
+  if (date === INVALID || date === undefined) return date;
+  const where = checkDateWindow(date, today);
+  if (where === "past") return r.fail(field, M.datePast(field, today));
+  if (where === "too-far") return r.fail(field, M.dateTooFar(field, addDays(today, MAX_DAYS_AHEAD)));
+  return date;
+};
+
+const readQuery = (r: Reader, ctx: RequestContext): SearchQuery | typeof INVALID => {
+  const today = todayInSaoPaulo(ctx.now);
+  const origin = readAirport(r, "Origem", ctx.airports);
+  const destination = readAirport(r, "Destino", ctx.airports);
+  if (origin !== INVALID && destination !== INVALID && origin === destination) r.fail("Destino", M.sameAirport);
+  const departure = readDate(r, "Ida", today);
+  if (departure === undefined) r.fail("Ida", M.required.Ida);
+  const ret = readDate(r, "Volta", today);
+  if (typeof departure === "string" && typeof ret === "string" && ret < departure) r.fail("Volta", M.returnBeforeDeparture);
+  const adults = orDefault(r.read("Adultos", AdultosSchema, M.Adultos), 1);
+  const children = orDefault(r.read("Criancas", PassengerCountSchema, M.Criancas), 0);
+  const infants = orDefault(r.read("Bebes", PassengerCountSchema, M.Bebes), 0);
+  if (adults !== INVALID && children !== INVALID && adults + children > 9) r.fail("Criancas", M.tooManyPassengers);
+  if (adults !== INVALID && infants !== INVALID && infants > adults) r.fail("Bebes", M.infantsOverAdults);
+  const companhia = orDefault(r.read("Companhia", CompanhiaSchema, M.Companhia), ALL_AIRLINES);
+  if (
+    origin === INVALID ||
+    destination === INVALID ||
+    typeof departure !== "string" ||
+    ret === INVALID ||
+    adults === INVALID ||
+    children === INVALID ||
+    infants === INVALID ||
+    companhia === INVALID
+  ) {
+    return INVALID;
+  }
+  return {
+    origin,
+    destination,
+    departureDate: departure,
+    ...(ret === undefined ? {} : { returnDate: ret }),
+    passengers: { adults, children, infants },
+    mode: modeOf(companhia),
+  };
+};
+
+const isObjectBody = (body: unknown): body is object =>
+  typeof body === "object" && body !== null && !Array.isArray(body);
+
+/**
+ * Validates a request body of `POST /ConsultaAereo/Consultar` (decisions.md "Request rules" and "Pagination").
+ * Never throws, whatever the input. Keys are case- and accent-insensitive; unknown keys are ignored; `null`
+ * or a blank string count as absent. A body with a `Token` or `LeaseId` is a poll (its query members are
+ * ignored; `Token` wins over `LeaseId`). An invalid body names every failing field.
+ *
+ * @example
+ * const parsed = parseSearchRequest(await request.json(), { airports, now: new Date() });
+ * if (parsed.kind === "invalid") return errorEnvelope("REQUISICAO_INVALIDA", { requestId, campos: parsed.campos });
+ */
+export const parseSearchRequest = (body: unknown, ctx: RequestContext): ParsedRequest | InvalidRequest => {
+  if (!isObjectBody(body)) return { kind: "invalid", campos: [{ Campo: "body", Mensagem: M.body }] };
+  const errors: FieldError[] = [];
+  const r = createReader(readRequestFields(body), errors);
+  const page = orDefault(r.read("NumeroPagina", NumeroPaginaSchema, M.NumeroPagina), 1);
+  const pageSize = orDefault(r.read("QuantidadePorPagina", QuantidadePorPaginaSchema, M.QuantidadePorPagina), DEFAULT_PAGE_SIZE);
+  const token = r.read("Token", SearchIdSchema, M.searchId("Token"));
+  const leaseId = token === undefined ? r.read("LeaseId", SearchIdSchema, M.searchId("LeaseId")) : undefined;
+  const searchId = token ?? leaseId;
+  if (searchId !== undefined) {
+    if (errors.length > 0 || searchId === INVALID || page === INVALID || pageSize === INVALID) return { kind: "invalid", campos: errors };
+    return { kind: "poll", token: searchId, page, pageSize };
+  }
+  const query = readQuery(r, ctx);
+  // Cross-field rules (Destino = Origem, passenger totals, Volta before Ida) only record their failure.
+  if (errors.length > 0 || query === INVALID || page === INVALID || pageSize === INVALID) return { kind: "invalid", campos: errors };
+  return { kind: "query", query, page, pageSize };
+};
