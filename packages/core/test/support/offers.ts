@@ -57,7 +57,7 @@ export const makeOffer = (spec: OfferSpec = {}): Offer => {
     sourceId: spec.sourceId ?? seller,
     airlineId: spec.airlineId ?? 1,
     validatingCarrier: carrier,
-    seller: { kind: seller.startsWith("ota") ? "ota" : "airline", id: seller, name: seller, site: `${seller}.example`, url: `https://${seller}.example/b` },
+    seller: { kind: seller.startsWith("ota") ? "ota" : "airline", id: seller, name: seller, site: `${seller.replace(":", "-")}.example`, url: `https://${seller.replace(":", "-")}.example/b` },
     itinerary,
     fares: [{ type: "ADT", count: 1, base: money(total - taxes), taxes: money(taxes) }],
     total: money(total),
