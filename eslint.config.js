@@ -1,6 +1,7 @@
 // @ts-check
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import globals from "globals";
 
 /** Node built-ins and Node-only libraries that must never reach the runtime-neutral core. */
 const nodeOnly = ["node:*", "fs", "path", "os", "http", "https", "net", "crypto", "stream", "undici", "ioredis", "@hono/node-server"];
@@ -9,6 +10,13 @@ export default tseslint.config(
   { ignores: ["**/dist/**", "**/node_modules/**", "**/.turbo/**", "**/coverage/**", "**/artifacts/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: ["packages/core/src/**/*.ts"],
+    languageOptions: { globals: { ...globals.browser } },
+  },
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],

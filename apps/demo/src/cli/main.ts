@@ -1,0 +1,124 @@
+import { Command, CommanderError, Option } from "commander";
+import pc from "picocolors";
+import { lastValueFrom, tap } from "rxjs";
+import type { ModeAEnvelope, ModeBEnvelope } from "@voar/core";
+import { prepareLocalSearch, type AnyEnvelope, type PreparedSearch } from "./local-search.js";
+import { createProgressView } from "./progress-view.js";
+import { describeFieldErrors, requestFromArgs, type SearchFlags } from "./request-from-args.js";
+import { modeATable, modeBTable } from "./result-table.js";
+
+/** Where the CLI writes; injectable so tests capture it. */
+export interface CliIo {
+  readonly out: { write(s: string): unknown; isTTY?: boolean };
+  readonly err: { write(s: string): unknown };
+  /** Runs a prepared search against a remote service instead of the simulator (set when `--base-url` is given). */
+  readonly remote?: (body: Record<string, unknown>, opts: { baseUrl: string; token?: string | undefined }) => PreparedSearch;
+}
+
+interface Flags extends SearchFlags {
+  readonly json?: boolean;
+  readonly watch?: boolean;
+  readonly baseUrl?: string;
+  readonly token?: string;
+  readonly seed?: string;
+}
+
+const isModeA = (e: AnyEnvelope): e is ModeAEnvelope => e.Success && "pagination" in e && e.pagination !== undefined;
+
+const render = (e: AnyEnvelope, modo: string): string => {
+  if (!e.Success) return pc.red(`Erro ${e.Erro.Codigo}: ${e.MensagemErro}`);
+  if (isModeA(e)) return modeATable(e);
+  return modeBTable(e as ModeBEnvelope, ["b", "otas", "1300"].includes(modo.toLowerCase()));
+};
+
+const failedBanner = (e: AnyEnvelope): string | undefined => {
+  const failed = (e.Progresso?.Fontes ?? []).filter((f) => f.Estado === "falhou");
+  if (failed.length === 0 || !e.Success) return undefined;
+  return pc.yellow(`Atenção: ${failed.map((f) => f.Nome).join(", ")} não responderam; os resultados abaixo vêm das demais fontes.`);
+};
+
+/**
+ * The `voar` command line. Returns the process exit code: 0 on a successful search, 1 when the search
+ * failed, 2 on bad arguments.
+ */
+export const main = async (argv: readonly string[], io: CliIo = { out: process.stdout, err: process.stderr }): Promise<number> => {
+  let code = 0;
+  const program = new Command("voar")
+    .description("Busca progressiva de voos: todas as companhias (modo A), comparação entre OTAs (modo B) ou uma companhia.")
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out.write(s), writeErr: (s) => io.err.write(s) });
+
+  program
+    .command("search")
+    .description("Busca voos e mostra o progresso por fonte, depois uma tabela.")
+    .argument("<origem>", "aeroporto de origem (IATA), ex. CNF")
+    .argument("<destino>", "aeroporto de destino (IATA), ex. SDU")
+    .argument("<ida>", "data da ida, AAAA-MM-DD")
+    .option("--volta <data>", "data da volta, AAAA-MM-DD (ida e volta)")
+    .addOption(new Option("--modo <modo>", "a (todas as companhias), b (comparar OTAs), ou uma companhia: latam, gol, azul, tap, copa, american, iberia, ou seu id").default("a"))
+    .option("--adultos <n>", "adultos (1 a 9)", "1")
+    .option("--criancas <n>", "crianças", "0")
+    .option("--bebes <n>", "bebês (até um por adulto)", "0")
+    .option("--pagina <n>", "página (modo A)", "1")
+    .option("--por-pagina <n>", "grupos por página (modo A, 1 a 100)", "10")
+    .option("--json", "imprime o envelope final em JSON")
+    .option("--watch", "imprime cada snapshot (JSON por linha) enquanto a busca avança")
+    .option("--base-url <url>", "busca num serviço que fala esta API em vez do simulador embutido")
+    .option("--token <token>", "token Bearer para --base-url")
+    .option("--seed <n>", "semente do simulador embutido")
+    .action(async (origem: string, destino: string, ida: string, flags: Flags) => {
+      const body = requestFromArgs(origem, destino, ida, flags);
+      if (flags.token && !flags.baseUrl) {
+        io.err.write("--token só faz sentido com --base-url.\n");
+        code = 2;
+        return;
+      }
+      let prepared: PreparedSearch;
+      if (flags.baseUrl) {
+        if (!io.remote) {
+          io.err.write("--base-url não está disponível nesta instalação.\n");
+          code = 2;
+          return;
+        }
+        prepared = io.remote(body, { baseUrl: flags.baseUrl, token: flags.token });
+      } else {
+        const seed = flags.seed === undefined ? undefined : Number(flags.seed);
+        if (seed !== undefined && !Number.isSafeInteger(seed)) {
+          io.err.write("--seed deve ser um número inteiro.\n");
+          code = 2;
+          return;
+        }
+        prepared = prepareLocalSearch(body, seed === undefined ? {} : { seed });
+      }
+      if (prepared.kind === "invalid") {
+        io.err.write(`Busca inválida:\n${describeFieldErrors(prepared.campos).join("\n")}\n`);
+        code = 2;
+        return;
+      }
+      const quiet = flags.json === true || flags.watch === true;
+      const progress = quiet ? undefined : createProgressView(io.out);
+      const last = await lastValueFrom(
+        prepared.answers$.pipe(
+          tap((e) => {
+            if (flags.watch) io.out.write(`${JSON.stringify(e)}\n`);
+            progress?.update(e);
+          }),
+        ),
+      );
+      progress?.stop();
+      if (flags.json) io.out.write(`${JSON.stringify(last, null, 2)}\n`);
+      else if (!flags.watch) {
+        const banner = failedBanner(last);
+        io.out.write(`\n${banner ? `${banner}\n` : ""}${render(last, flags.modo)}\n`);
+      }
+      code = last.Success ? 0 : 1;
+    });
+
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    throw e;
+  }
+  return code;
+};

@@ -1,0 +1,59 @@
+import cliProgress from "cli-progress";
+import pc from "picocolors";
+import type { AnyEnvelope } from "./local-search.js";
+
+type Source = NonNullable<AnyEnvelope["Progresso"]>["Fontes"][number];
+
+/** Shows per-source progress while snapshots arrive. */
+export interface ProgressView {
+  update(envelope: AnyEnvelope): void;
+  stop(): void;
+}
+
+const label = (f: Source): string =>
+  f.Estado === "concluida"
+    ? pc.green(`concluída, ${f.Itens} itens`)
+    : f.Estado === "falhou"
+      ? pc.red(`falhou: ${f.Erro ?? "erro"}`)
+      : pc.yellow(`aguardando${f.Itens > 0 ? `, ${f.Itens} itens` : ""}`);
+
+/**
+ * Live bars on a terminal (one per source, redrawn in place); on a pipe or in CI, one line each time a
+ * source changes state, so logs stay readable.
+ */
+export const createProgressView = (out: NodeJS.WriteStream | { write(s: string): unknown; isTTY?: boolean }): ProgressView => {
+  if ("isTTY" in out && out.isTTY) {
+    const multi = new cliProgress.MultiBar(
+      { format: " {bar} {name} {state}", barsize: 16, hideCursor: true, clearOnComplete: false, stream: out as NodeJS.WriteStream },
+      cliProgress.Presets.shades_classic,
+    );
+    const bars = new Map<string, cliProgress.SingleBar>();
+    return {
+      update(envelope) {
+        for (const f of envelope.Progresso?.Fontes ?? []) {
+          const payload = { name: f.Nome.padEnd(18), state: label(f) };
+          const value = f.Estado === "pendente" ? (f.Itens > 0 ? 0.5 : 0) : 1;
+          const bar = bars.get(f.Nome);
+          if (bar) bar.update(value, payload);
+          else bars.set(f.Nome, multi.create(1, value, payload));
+        }
+      },
+      stop: () => multi.stop(),
+    };
+  }
+  const seen = new Map<string, string>();
+  return {
+    update(envelope) {
+      const fontes = envelope.Progresso?.Fontes ?? [];
+      const done = fontes.filter((f) => f.Estado !== "pendente").length;
+      for (const f of fontes) {
+        const key = `${f.Estado}:${f.Itens}`;
+        if (seen.get(f.Nome) === key) continue;
+        seen.set(f.Nome, key);
+        if (f.Estado === "pendente" && f.Itens === 0) continue;
+        out.write(`[${String(done).padStart(2)}/${fontes.length}] ${f.Nome.padEnd(18)} ${label(f)}\n`);
+      }
+    },
+    stop: () => undefined,
+  };
+};

@@ -1,0 +1,51 @@
+import type { FieldError } from "@voar/core";
+
+/** Options of `voar search`, as commander parses them. */
+export interface SearchFlags {
+  readonly volta?: string;
+  readonly modo: string;
+  readonly adultos: string;
+  readonly criancas: string;
+  readonly bebes: string;
+  readonly pagina: string;
+  readonly porPagina: string;
+}
+
+/** Flag of each request field, so that a field error points at what the person typed. */
+export const FLAG_OF: Readonly<Record<string, string>> = {
+  Origem: "<origem>",
+  Destino: "<destino>",
+  Ida: "<ida>",
+  Volta: "--volta",
+  Companhia: "--modo",
+  Adultos: "--adultos",
+  Criancas: "--criancas",
+  Bebes: "--bebes",
+  NumeroPagina: "--pagina",
+  QuantidadePorPagina: "--por-pagina",
+};
+
+const MODES: Readonly<Record<string, number>> = { a: -1, todas: -1, b: 1300, otas: 1300, latam: 1, gol: 2, azul: 3, tap: 11, copa: 13, american: 22, iberia: 26 };
+
+const asNumber = (text: string): number | string => (/^-?\d+$/.test(text.trim()) ? Number(text) : text);
+
+/**
+ * The request body of a CLI search. Values are passed as typed, so that the service's own validation (the
+ * same rules as the HTTP API) judges them; `--modo` takes `a`, `b`, an airline name or a Companhia id.
+ */
+export const requestFromArgs = (origem: string, destino: string, ida: string, flags: SearchFlags): Record<string, unknown> => ({
+  Origem: origem,
+  Destino: destino,
+  Ida: ida,
+  ...(flags.volta ? { Volta: flags.volta } : {}),
+  Companhia: MODES[flags.modo.toLowerCase()] ?? asNumber(flags.modo),
+  Adultos: asNumber(flags.adultos),
+  Criancas: asNumber(flags.criancas),
+  Bebes: asNumber(flags.bebes),
+  NumeroPagina: asNumber(flags.pagina),
+  QuantidadePorPagina: asNumber(flags.porPagina),
+});
+
+/** Field errors as lines a person can act on. */
+export const describeFieldErrors = (campos: readonly FieldError[]): string[] =>
+  campos.map((c) => `  ${FLAG_OF[c.Campo] ?? c.Campo}: ${c.Mensagem}`);

@@ -1,0 +1,80 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ModeAEnvelopeSchema, ModeBEnvelopeSchema } from "@voar/core";
+import { main } from "../src/cli/main.js";
+
+const capture = () => {
+  const chunks: string[] = [];
+  const errs: string[] = [];
+  return {
+    io: { out: { write: (s: string) => chunks.push(s), isTTY: false }, err: { write: (s: string) => errs.push(s) } },
+    out: () => chunks.join(""),
+    err: () => errs.join(""),
+  };
+};
+
+/** Runs the CLI with the simulator's latencies in virtual time. */
+const run = async (args: string[]) => {
+  const c = capture();
+  const done = main(args, c.io);
+  await vi.runAllTimersAsync();
+  const code = await done;
+  return { code, out: c.out(), err: c.err() };
+};
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: new Date("2026-11-22T12:00:00Z"), toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("voar search", () => {
+  it("prints a progress line as each source finishes, then a table of price groups", async () => {
+    const { code, out } = await run(["search", "CNF", "SDU", "2026-12-20"]);
+    expect(code).toBe(0);
+    const [progress, table] = out.split("\n\n");
+    expect(progress).toMatch(/\[ ?\d+\/\d+\] LATAM\s+concluída, \d+ itens/);
+    expect(progress).toMatch(/GOL\s+concluída/);
+    expect(table).toContain("Preço");
+    expect(table).toMatch(/R\$\s\d/);
+    expect(table).toMatch(/Página 1 de \d+ · \d+ grupos de preço/);
+  });
+
+  it("--json prints the final envelope, valid against the strict schema, completed", async () => {
+    const { code, out } = await run(["search", "CNF", "SDU", "2026-12-20", "--volta", "2026-12-27", "--json"]);
+    expect(code).toBe(0);
+    const envelope = ModeAEnvelopeSchema.parse(JSON.parse(out));
+    expect(envelope.Completed).toBe(true);
+    expect(envelope.Data[0]!.flights.length).toBeGreaterThan(0);
+    expect(envelope.Data[0]!.flights[0]!.segmentsBack?.length).toBeGreaterThan(0);
+  });
+
+  it("--modo b --json gives a fare comparison with other OTAs", async () => {
+    const { out } = await run(["search", "CNF", "SDU", "2026-12-20", "--modo", "b", "--json"]);
+    const envelope = ModeBEnvelopeSchema.parse(JSON.parse(out));
+    expect(envelope.Data[0]!.Ida.some((o) => (o.Outros?.length ?? 0) > 0)).toBe(true);
+  });
+
+  it("--watch streams one JSON snapshot per line with growing versions, the last one completed", async () => {
+    const { out } = await run(["search", "CNF", "SDU", "2026-12-20", "--watch"]);
+    const lines = out.trim().split("\n").map((l) => JSON.parse(l) as { Completed: boolean; Progresso: { Versao: number } });
+    expect(lines.length).toBeGreaterThan(2);
+    expect(lines.at(-1)!.Completed).toBe(true);
+    const versions = lines.map((l) => l.Progresso.Versao);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+  });
+
+  it("bad arguments get clear messages naming the flag and a non-zero exit", async () => {
+    const { code, err } = await run(["search", "CNF", "CNF", "2026-13-40", "--adultos", "zero"]);
+    expect(code).toBe(2);
+    expect(err).toContain("<ida>:");
+    expect(err).toContain("<destino>:");
+    expect(err).toContain("--adultos:");
+  });
+
+  it("a missing argument is refused with usage help", async () => {
+    const { code, err } = await run(["search", "CNF"]);
+    expect(code).toBe(2);
+    expect(err).toMatch(/missing required argument/);
+  });
+});
