@@ -1,0 +1,17 @@
+export {
+  createSimulator,
+  simulateOffers,
+  defaultBatches,
+  defaultLatencyMs,
+  DEFAULT_SEED,
+  SIMULATED_OTAS,
+  CARRIER_PROFILES,
+  blockMinutes,
+  type SimulatedAirline,
+  type Simulator,
+  type SimulatedFailure,
+  type SimulatorOptions,
+  type SimulatedOta,
+  type CarrierProfile,
+  type ProgrammeEconomics,
+} from "./simulator/index.js";

@@ -1,0 +1,96 @@
+import { flightKey, money, type Money, type PassengerFare, type Passengers } from "@voar/core";
+import type { CarrierProfile } from "./carriers.js";
+import type { SimulatedItinerary } from "./itineraries.js";
+import {
+  awardPoints,
+  cashAdultFare,
+  cashPerPassenger,
+  familyMultiplier,
+  isInternational,
+  passengerFares,
+  pointsValue,
+  sumFares,
+  taxesPerPassenger,
+  type AwardPoints,
+  type PerPassenger,
+} from "./pricing.js";
+import { unitHash } from "./prng.js";
+
+/** A way a flight is sold: the airline's fare families and the award (miles) fare. */
+export type FareOption = "light" | "plus" | "business" | "miles";
+
+/** What one option looks like to a customer. */
+export interface FareOptionInfo {
+  readonly bookingOption: string;
+  readonly cabin: string;
+  /** Checked bags included, domestic and international. */
+  readonly bags: readonly [domestic: number, international: number];
+}
+
+/** Display names, cabins and bags of each option. */
+export const FARE_OPTIONS: Readonly<Record<FareOption, FareOptionInfo>> = {
+  light: { bookingOption: "Tarifa Light", cabin: "Economica", bags: [0, 0] },
+  plus: { bookingOption: "Tarifa Plus", cabin: "Economica", bags: [1, 1] },
+  business: { bookingOption: "Tarifa Executiva", cabin: "Executiva", bags: [2, 2] },
+  miles: { bookingOption: "Emissão com milhas", cabin: "Economica", bags: [0, 1] },
+};
+
+/** Everything an airline asks for one flight, for the passengers of a query. */
+export interface FlightFares {
+  readonly sim: SimulatedItinerary;
+  /** The flight identity (`flightKey`) shared by every seller. */
+  readonly key: string;
+  /** The validating (marketing) airline. */
+  readonly profile: CarrierProfile;
+  readonly international: boolean;
+  readonly passengers: Passengers;
+  readonly taxes: PerPassenger;
+  /** Cash fares per passenger of each family the airline sells on this flight. */
+  readonly cash: Readonly<Partial<Record<Exclude<FareOption, "miles">, PerPassenger>>> & { readonly light: PerPassenger };
+  /** Award points, when the programme sells the flight. */
+  readonly award?: AwardPoints | undefined;
+}
+
+/**
+ * Prices one flight: the Light fare always; Plus on 60 % of flights; Executiva on 50 % of international
+ * flights flown over 3,000 km by the airline itself; award seats per the programme's share.
+ */
+export const priceFlight = (seed: number, profile: CarrierProfile, sim: SimulatedItinerary, passengers: Passengers): FlightFares => {
+  const key = flightKey(sim.itinerary);
+  const light = cashAdultFare(seed, profile, sim, key);
+  const international = isInternational(sim);
+  const ownLongHaul = sim.path.hops.some((h) => h.operating === h.marketing && h.km > 3000);
+  const cash: { light: PerPassenger; plus?: PerPassenger; business?: PerPassenger } = { light: cashPerPassenger(profile, light) };
+  if (unitHash(seed, "sells-plus", key) < 0.6) {
+    cash.plus = cashPerPassenger(profile, Math.round(light * familyMultiplier(seed, "plus", key)));
+  }
+  if (international && ownLongHaul && unitHash(seed, "sells-business", key) < 0.5) {
+    cash.business = cashPerPassenger(profile, Math.round(light * familyMultiplier(seed, "business", key)));
+  }
+  return { sim, key, profile, international, passengers, taxes: taxesPerPassenger(sim), cash, award: awardPoints(seed, profile, light, key) };
+};
+
+/** The fares of a booking under one option; undefined when the option is not sold on the flight. */
+export const faresOf = (flight: FlightFares, option: FareOption): readonly PassengerFare[] | undefined => {
+  if (option === "miles") {
+    const award = flight.award;
+    if (!award) return undefined;
+    const base: PerPassenger = {
+      adult: pointsValue(flight.profile, award.adult),
+      child: pointsValue(flight.profile, award.child),
+      infant: flight.cash.light.infant,
+    };
+    return passengerFares(flight.passengers, base, flight.taxes);
+  }
+  const base = flight.cash[option];
+  return base ? passengerFares(flight.passengers, base, flight.taxes) : undefined;
+};
+
+/**
+ * The airline's own cash price of the flight for the booking, taxes included (`priceInCompany`):
+ * the family's own price for a cash option, the Light price for an award fare.
+ */
+export const airlinePriceOf = (flight: FlightFares, option: FareOption): Money => {
+  const fares = faresOf(flight, option === "miles" ? "light" : option) ?? faresOf(flight, "light");
+  return fares ? sumFares(fares).total : money(0);
+};
