@@ -17,7 +17,8 @@ const sound = (o: Offer): boolean =>
 
 const outcome = (json: unknown): boolean => {
   const r = read(json);
-  if (r instanceof MalformedPayload) return typeof r.detail === "string" && !r.detail.includes("\n");
+  // The reader's last-resort guard ("erro inesperado") must never be what answers: the schemas should catch it all.
+  if (r instanceof MalformedPayload) return !r.detail.includes("\n") && !r.detail.startsWith("erro inesperado");
   return r.offers.every(sound) && new Set(r.offers.map((o) => o.id)).size === r.offers.length;
 };
 

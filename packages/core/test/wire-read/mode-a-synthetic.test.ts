@@ -1,10 +1,19 @@
 import { describe, expect, it } from "vitest";
 import type { Offer } from "../../src/domain/offer.js";
+import type { SearchQuery } from "../../src/domain/query.js";
 import { MalformedPayload } from "../../src/errors/source-errors.js";
 import { readUpstreamAnswer, type UpstreamAnswer } from "../../src/wire/read/index.js";
 import { envelopeA, groupA, legA, segmentA, someAirports } from "./synthetic-answers.js";
 
 const ctx = { airports: someAirports, sourceId: "src" };
+
+const query: SearchQuery = {
+  origin: "GRU",
+  destination: "GIG",
+  departureDate: "2025-08-01",
+  passengers: { adults: 2, children: 1, infants: 0 },
+  mode: { kind: "all-airlines" },
+};
 
 const answerOf = (json: unknown): UpstreamAnswer => {
   const read = readUpstreamAnswer(json, ctx);
@@ -125,5 +134,14 @@ describe("Mode A tolerance", () => {
       { type: "CHD", count: 1, base: { amount: 30000, currency: "BRL" }, taxes: { amount: 5001, currency: "BRL" } },
     ]);
     expect(offer?.airlinePrice.amount).toBe(125001);
+  });
+
+  it("shares a group without per-type fares among the query's passengers", () => {
+    const json = envelopeA([groupA({ fareGroup: { priceWithTax: 900.01, priceWithoutTax: 750, fares: [] } })]);
+    const read = readUpstreamAnswer(json, { ...ctx, query });
+    if (read instanceof MalformedPayload) throw new Error(read.message);
+    const fares = read.offers[0]?.fares ?? [];
+    expect(fares.map((f) => [f.type, f.count])).toEqual([["ADT", 2], ["CHD", 1]]);
+    expect(fares.reduce((s, f) => s + f.base.amount + f.taxes.amount, 0)).toBe(90001);
   });
 });

@@ -15,9 +15,9 @@ interface FileSystem {
 const fs = (await import("node:fs" as string)) as FileSystem;
 const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
 
-/** The folder of recorded answers: `VOAR_RECORDED_DIR`, else `<repo root>/../shared/recorded`. */
+/** The folder of recorded answers: `VOAR_RECORDED_DIR` (absolute, or relative to the working directory), else `<repo root>/../shared/recorded`. */
 export const RECORDED_DIR: URL = env.VOAR_RECORDED_DIR
-  ? new URL(`file://${env.VOAR_RECORDED_DIR.replace(/\/?$/, "/")}`)
+  ? new URL(env.VOAR_RECORDED_DIR.replace(/\/?$/, "/"), `file://${env.PWD ?? ""}/`)
   : new URL("../../../../../shared/recorded/", import.meta.url);
 
 /** The recorded files these tests read. */

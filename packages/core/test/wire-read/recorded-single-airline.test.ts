@@ -21,6 +21,7 @@ interface RawOffer {
   PercentualEconomia: number;
   Duracao: number;
   TempoTotalStr: string;
+  BagagensInclusas: { Bagagem: number; Quantidade: number }[];
   Voos: RawVoo[];
 }
 interface RawResult {
@@ -73,6 +74,15 @@ describeRecorded("recorded single-airline answer (GOL, Mode B shape)", () => {
       expect(offer.seller).toMatchObject({ kind: "airline", id: "gol" });
       if (offer.miles) expect(offer.miles.programme).toBe("Smiles");
     }
+  });
+
+  it("counts the checked bags BagagensInclusas lists", () => {
+    const ida = raw.Data[0].Ida;
+    for (const o of ida) {
+      const checked = o.BagagensInclusas.filter((b) => b.Bagagem === 1).reduce((n, b) => n + b.Quantidade, 0);
+      expect(offerOf(o).checkedBags).toBe(checked);
+    }
+    expect(answer.offers.some((o) => o.checkedBags > 0)).toBe(true);
   });
 
   it("splits Numero into carrier and flight number and keeps the local times", () => {

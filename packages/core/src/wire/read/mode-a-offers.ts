@@ -32,7 +32,6 @@ interface GroupFacts {
   readonly path: string;
   readonly currency: string;
   readonly validating: Carrier | undefined;
-  readonly validatingIata: string | undefined;
   readonly shares: readonly FareShare[];
   readonly searchToken: string | undefined;
 }
@@ -45,19 +44,20 @@ const currencyOf = (code: string | null | undefined): string =>
  * multiplying by `passengersCount` matches the group price better, in which case they were per passenger.
  */
 const sharesOf = (flight: UpstreamFlight, ctx: ReadContext): FareShare[] => {
-  const fares = (flight.fareGroup.fares ?? []).filter((f) => f !== null && typeof f.priceWithTax === "number");
+  const fares = (flight.fareGroup.fares ?? []).flatMap((f) =>
+    f !== null && typeof f.priceWithTax === "number" ? [{ ...f, priceWithTax: f.priceWithTax }] : [],
+  );
   if (fares.length === 0) return sharesByCount(ctx.query?.passengers ?? { adults: 1, children: 0, infants: 0 });
   const count = (n: number | null | undefined) => (typeof n === "number" && n > 0 ? n : 1);
   const total = flight.fareGroup.priceWithTax;
-  const asTotals = fares.reduce((a, f) => a + (f?.priceWithTax ?? 0), 0);
-  const asPerPax = fares.reduce((a, f) => a + (f?.priceWithTax ?? 0) * count(f?.passengersCount), 0);
+  const asTotals = fares.reduce((a, f) => a + f.priceWithTax, 0);
+  const asPerPax = fares.reduce((a, f) => a + f.priceWithTax * count(f.passengersCount), 0);
   const perPax = Math.abs(asPerPax - total) < Math.abs(asTotals - total);
   return fares.map((f) => {
-    const n = count(f?.passengersCount);
+    const n = count(f.passengersCount);
     const scale = perPax ? n : 1;
-    const withTax = f?.priceWithTax ?? 0;
-    const base = f?.priceWithoutTax ?? withTax;
-    return { type: passengerTypeOf(f?.passengersType), count: n, baseWeight: base * scale, taxWeight: (withTax - base) * scale };
+    const base = f.priceWithoutTax ?? f.priceWithTax;
+    return { type: passengerTypeOf(f.passengersType), count: n, baseWeight: base * scale, taxWeight: (f.priceWithTax - base) * scale };
   });
 };
 
@@ -91,15 +91,15 @@ const segmentOffer = (
   price: DirectionPrice,
   path: string,
 ): Offer | undefined => {
-  const legs = segment.legs.map((l) => legOf(g, l));
+  const legs = segment.legs.flatMap((l) => legOf(g, l) ?? []);
   const [first, ...rest] = legs;
-  if (!first || rest.some((l) => l === undefined)) {
+  if (!first || legs.length !== segment.legs.length) {
     g.log.note(path, "companhia aérea ausente");
     return undefined;
   }
-  const itinerary = buildItinerary(g.ctx.airports, direction, [first, ...(rest as Leg[])], segment.duration);
+  const itinerary = buildItinerary(g.ctx.airports, direction, [first, ...rest], segment.duration);
   const validatingCarrier = g.validating ?? first.carrier;
-  const airline = findAirline(segment.IdCiaResponsavel, g.validatingIata, first.carrier.iata);
+  const airline = findAirline(segment.IdCiaResponsavel, g.validating?.iata, first.carrier.iata);
   const programme = segment.FidelityProgram?.trim() || undefined;
   const money = (amount: number) => ({ amount, currency: g.currency });
   const points = segment.PontosAdulto;
@@ -152,8 +152,10 @@ const groupOffers = (flight: UpstreamFlight, g: GroupFacts): Offer[] => {
   const cents = (v: number | null | undefined) => (typeof v === "number" ? centavosFromDecimal(v) : undefined);
   const fg = flight.fareGroup;
   const amounts = { total: centavosFromDecimal(fg.priceWithTax), base: cents(fg.priceWithoutTax), airline: cents(fg.priceInCompany) };
+  // A round trip by what the upstream sent, not by what could be read: an unreadable return must not hand
+  // its share of the price to the outbound offers.
   const prices =
-    backs.length === 0
+    (flight.segmentsBack ?? []).length === 0
       ? { outbound: oneWayPrice(amounts), return: oneWayPrice(amounts) }
       : roundTripPrices(amounts, cents(outs[0]?.segment.ValorSegmento), cents(backs[0]?.segment.ValorSegmento));
   return [
@@ -191,7 +193,6 @@ export const readModeAOffers = (
       path: at,
       currency: currencyOf(flight.fareGroup.currency),
       validating,
-      validatingIata: validating?.iata,
       shares: sharesOf(flight, ctx),
       searchToken,
     };

@@ -6,9 +6,7 @@
  * Money: `ValorTotalComTaxa` is the total and `ValorTotalTaxas` its taxes (all passengers). The airline's
  * own price is `ValorAdultoNaCia` (one adult, without taxes) scaled to the booking by the offer's own
  * ratio `ValorTotal / ValorAdulto` (the passenger count when that ratio is unknown), plus the taxes: real
- * answers' `PercentualEconomia` is exactly the saving against that sum. `Outros` give only a total: their
- * taxes are taken as the main offer's (boarding fees do not depend on the seller), capped at their total,
- * their airline price is the main offer's, and their checked bags are not known, so 0.
+ * answers' `PercentualEconomia` is exactly the saving against that sum. `Outros` follow `ota-alternatives.ts`.
  */
 import type { Airline } from "../../domain/airline.js";
 import type { Carrier, Direction, Leg } from "../../domain/itinerary.js";
@@ -20,18 +18,14 @@ import { carrierOf, findAirline, parseFlightDesignator } from "./airline-identit
 import { searchTokenOf } from "./envelope-schema.js";
 import { buildItinerary, buildLeg } from "./itinerary-builder.js";
 import { readItem, type SkipLog } from "./item-reader.js";
-import {
-  upstreamModeBOfferSchema,
-  upstreamModeBResultSchema,
-  upstreamOutroSchema,
-  type UpstreamModeBOffer,
-} from "./mode-b-schema.js";
+import { upstreamModeBOfferSchema, upstreamModeBResultSchema, type UpstreamModeBOffer } from "./mode-b-schema.js";
 import { offerId } from "./offer-ids.js";
 import { buildFares, type FareShare } from "./passenger-fares.js";
 import type { ReadContext } from "./read-context.js";
+import { alternativeOffers } from "./ota-alternatives.js";
 import { airlineSeller, otaSeller } from "./seller.js";
 
-/** Mode B answers name no currency: the deployment's is the real. */
+/** Mode B answers name no currency; every deployment seen prices in reais. */
 const CURRENCY = "BRL";
 
 interface ResultFacts {
@@ -56,15 +50,15 @@ const legsOf = (r: ResultFacts, o: UpstreamModeBOffer, fallback: Carrier | undef
     legs.push(
       buildLeg(r.ctx.airports, {
         carrier,
-      operatingCarrier: carrier,
-      flightNumber: designator.number,
-      origin: voo.Origem,
-      destination: voo.Destino,
-      departure: voo.Saida,
-      arrival: voo.Chegada,
-      givenMinutes: voo.Duracao,
-      durationText: voo.Tempo,
-      cabin: voo.ClasseStr?.trim() || "Economica",
+        operatingCarrier: carrier,
+        flightNumber: designator.number,
+        origin: voo.Origem,
+        destination: voo.Destino,
+        departure: voo.Saida,
+        arrival: voo.Chegada,
+        givenMinutes: voo.Duracao,
+        durationText: voo.Tempo,
+        cabin: voo.ClasseStr?.trim() || "Economica",
       }),
     );
   }
@@ -81,12 +75,16 @@ const sharesOf = (o: UpstreamModeBOffer, p: Passengers): FareShare[] => {
   return rows.filter((r) => r.count > 0);
 };
 
+/** Largest believable booking-to-adult ratio: 9 seated passengers plus their infants, with room to spare. */
+const MAX_BOOKING_RATIO = 20;
+
 const airlinePriceOf = (o: UpstreamModeBOffer, p: Passengers, total: number, taxes: number): number => {
   const company = o.ValorAdultoNaCia ?? 0;
   if (company <= 0) return total;
-  const adult = o.ValorAdulto ?? 0;
-  const factor = adult > 0 && (o.ValorTotal ?? 0) > 0 ? (o.ValorTotal ?? 0) / adult : Math.max(1, p.adults);
-  return centavosFromDecimal(company * factor) + taxes;
+  const ratio = (o.ValorTotal ?? 0) / (o.ValorAdulto ?? 0);
+  const factor = Number.isFinite(ratio) && ratio > 0 && ratio <= MAX_BOOKING_RATIO ? ratio : Math.max(1, p.adults);
+  const price = centavosFromDecimal(company * factor) + taxes;
+  return Number.isSafeInteger(price) ? price : total;
 };
 
 const checkedBagsOf = (o: UpstreamModeBOffer): number => {
@@ -144,35 +142,7 @@ const offersOf = (r: ResultFacts, o: UpstreamModeBOffer, direction: Direction, p
     fareToken: o.Token ?? "",
     searchToken,
   };
-  const others = (o.Outros ?? []).flatMap((raw, k): Offer[] => {
-    const at = `${path}.Outros[${k}]`;
-    const outro = readItem(upstreamOutroSchema, raw, at, r.log);
-    if (!outro) return [];
-    const ota = otaSeller(outro.Nome, outro.Site, outro.Url);
-    if (!ota) {
-      r.log.note(at, "vendedor sem nome");
-      return [];
-    }
-    const otaTotal = centavosFromDecimal(outro.Valor);
-    const otaTaxes = Math.min(taxes, otaTotal);
-    const token = o.Token ? `${o.Token}:${ota.id}` : undefined;
-    const { miles: _mainMiles, ...cash } = main;
-    return [
-      {
-        ...cash,
-        id: offerId(r.ctx.sourceId, token, { seller: ota, flightKey: key, miles: undefined }),
-        seller: ota,
-        fares: buildFares(shares, otaTotal - otaTaxes, otaTaxes, CURRENCY),
-        total: money(otaTotal),
-        taxes: money(otaTaxes),
-        cabin: outro.Cabine?.trim() || main.cabin,
-        bookingOption: outro.OpcaoReserva?.trim() ?? "",
-        checkedBags: 0,
-        fareToken: "",
-      },
-    ];
-  });
-  return [main, ...others];
+  return [main, ...alternativeOffers(main, o.Outros ?? [], shares, path, r.log)];
 };
 
 const directions = [

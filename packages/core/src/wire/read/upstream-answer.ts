@@ -108,7 +108,7 @@ const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]
  * but not one of its items can be read. Never throws: anything unforeseen also becomes a MalformedPayload.
  *
  * @example
- * const read = readUpstreamAnswer(await response.json(), { airports, sourceId: "moblix" });
+ * const read = readUpstreamAnswer(await response.json(), { airports, sourceId: "upstream" });
  * if (read instanceof MalformedPayload) return fail(read);
  * const failure = upstreamFailure(read);
  * if (failure) return fail(failure);

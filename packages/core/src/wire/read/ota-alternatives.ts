@@ -1,0 +1,55 @@
+/**
+ * Other sellers' prices for the flight of a Mode B offer (`Outros[]`), as offers of their own. The wire
+ * gives each only a total (`Valor`), a cabin, a booking option and the seller: their taxes are taken as the
+ * main offer's (boarding fees do not depend on who sells), capped at their total; their airline price is the
+ * main offer's; their checked bags are unknown, so 0; they are cash offers.
+ */
+import { centavosFromDecimal } from "../../domain/money.js";
+import type { Offer } from "../../domain/offer.js";
+import { readItem, type SkipLog } from "./item-reader.js";
+import { upstreamOutroSchema } from "./mode-b-schema.js";
+import { offerId } from "./offer-ids.js";
+import { buildFares, type FareShare } from "./passenger-fares.js";
+import { otaSeller } from "./seller.js";
+
+/**
+ * The offers of `outros` (raw `Outros[]` members at wire path `path`) for the flight of `main`; fares split
+ * like the main offer's (`shares`). Members without a price or a seller name are left out and noted in `log`.
+ * Ids are `<main token>:<seller id>` under the source, so they stay stable across polls.
+ */
+export const alternativeOffers = (
+  main: Offer,
+  outros: readonly unknown[],
+  shares: readonly FareShare[],
+  path: string,
+  log: SkipLog,
+): Offer[] =>
+  outros.flatMap((raw, k): Offer[] => {
+    const at = `${path}.Outros[${k}]`;
+    const outro = readItem(upstreamOutroSchema, raw, at, log);
+    if (!outro) return [];
+    const seller = otaSeller(outro.Nome, outro.Site, outro.Url);
+    if (!seller) {
+      log.note(at, "vendedor sem nome");
+      return [];
+    }
+    const { currency } = main.total;
+    const total = centavosFromDecimal(outro.Valor);
+    const taxes = Math.min(main.taxes.amount, total);
+    const token = main.fareToken ? `${main.fareToken}:${seller.id}` : undefined;
+    const { miles: _paidInCash, ...flight } = main;
+    return [
+      {
+        ...flight,
+        id: offerId(main.sourceId, token, { seller, flightKey: main.flightKey, miles: undefined }),
+        seller,
+        fares: buildFares(shares, total - taxes, taxes, currency),
+        total: { amount: total, currency },
+        taxes: { amount: taxes, currency },
+        cabin: outro.Cabine?.trim() || main.cabin,
+        bookingOption: outro.OpcaoReserva?.trim() ?? "",
+        checkedBags: 0,
+        fareToken: "",
+      },
+    ];
+  });
