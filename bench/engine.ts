@@ -66,6 +66,7 @@ export interface EngineFigures {
   readonly large: number;
   readonly small: number;
   readonly page: { anchor: Figure; subject: Figure; ratio: Figure };
+  readonly freshPage: { anchor: Figure; subject: Figure; ratio: Figure };
 }
 
 export const runEngineBench = async (quick = isQuick()): Promise<EngineFigures> => {
@@ -86,7 +87,17 @@ export const runEngineBench = async (quick = isQuick()): Promise<EngineFigures> 
     () => { for (let i = 0; i < reps; i++) modeAPage(smallSnap, 1, 10, airports); },
     () => { for (let i = 0; i < reps; i++) modeAPage(bigSnap, 1, 10, airports); },
   );
-  return { offers: n, batches, ingestion, large, small, page };
+  // A new version each time: one more offer folded in, so meta is computed afresh for that version.
+  const extra = makeOffers(large + 200).slice(large);
+  let k = 0;
+  const bump = (snap: SearchSnapshot) => reduce(snap, { type: "batch", sourceId: "bench", offers: [extra[k++ % extra.length]!] });
+  const freshPage = await sideBySide(
+    runs,
+    () => ({ small: Array.from({ length: 50 }, () => bump(smallSnap)), big: Array.from({ length: 50 }, () => bump(bigSnap)) }),
+    (s) => { for (const snap of s.small) modeAPage(snap, 1, 10, airports); },
+    (s) => { for (const snap of s.big) modeAPage(snap, 1, 10, airports); },
+  );
+  return { offers: n, batches, ingestion, large, small, page, freshPage };
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,0 +1,53 @@
+/**
+ * `pnpm bench` — runs every benchmark of the repo in one process, one after the other, and writes
+ * BENCHMARKS.md (`--quick`: small sizes, seconds; prints the table and does not overwrite the committed file
+ * unless `--write` is given). Nothing here asserts absolute times: comparisons are ratios measured side by side.
+ */
+import { writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+import { isQuick } from "./lib/measure.js";
+import { machine } from "./lib/machine.js";
+import { markdownTable, type Row } from "./lib/report.js";
+import { engineRows } from "./sections/engine.js";
+
+/** A section of the report: its rows and its "how to read" paragraph. */
+export interface Section {
+  readonly title: string;
+  readonly rows: readonly Row[];
+  readonly notes: readonly string[];
+}
+
+const quick = isQuick();
+const sections: Section[] = [];
+const run = async (name: string, f: () => Promise<Section>) => {
+  const t0 = performance.now();
+  process.stdout.write(`• ${name}… `);
+  const section = await f();
+  sections.push(section);
+  process.stdout.write(`${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+};
+
+await run("engine", () => engineRows(quick));
+
+const m = machine();
+const doc = [
+  "# Benchmarks",
+  "",
+  `Measured ${m.date} on ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, Node ${m.node}${quick ? " (quick mode: small sizes)" : ""}.`,
+  "Each figure is the median of at least 5 runs, with min and max; each comparison was measured side by side in the same",
+  "run and is given as a ratio, because absolute times on a shared machine drift. Regenerate with `pnpm bench`.",
+  "",
+  markdownTable(sections.flatMap((s) => s.rows)),
+  "",
+  "## How to read these figures",
+  "",
+  ...sections.flatMap((s) => [`### ${s.title}`, "", ...s.notes.map((n) => `- ${n}`), ""]),
+].join("\n");
+
+console.log(`\n${markdownTable(sections.flatMap((s) => s.rows))}`);
+if (!quick || process.argv.includes("--write")) {
+  const out = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "BENCHMARKS.md");
+  writeFileSync(out, doc);
+  console.log(`\nwrote ${out}`);
+}
