@@ -6,7 +6,8 @@ import { errorEnvelope, successEnvelope, type ErrorEnvelope, type SuccessEnvelop
 import { toWireModeAGroup } from "../wire/mode-a.js";
 import type { ModeAResultGroup } from "../wire/mode-a-schema.js";
 import { toWireComparison, toWireModeBResult, toWireSingleAirlineOffer } from "../wire/mode-b.js";
-import type { ModeBSearchResult } from "../wire/mode-b-schema.js";
+import type { ModeBOffer, ModeBSearchResult } from "../wire/mode-b-schema.js";
+import type { Offer } from "../domain/offer.js";
 import { toWireProgress } from "../wire/progress.js";
 import { modeAPage } from "./mode-a-page.js";
 import { modeBResult, singleAirlineResult } from "./mode-b-result.js";
@@ -52,6 +53,10 @@ export const snapshotToEnvelope = (s: SearchSnapshot, opts: EnvelopeOptions): Se
   if (s.completed && !hasResults(s) && s.sources.length > 0 && s.sources.every((p) => p.state === "failed")) {
     return errorEnvelope(failedSearchCode(s.sources), { requestId: opts.requestId, progresso: progress, token: opts.searchId });
   }
+  const modeBAnswer = (outbound: ModeBOffer[], inbound: ModeBOffer[]): SearchSuccess => {
+    const data = toWireModeBResult({ searchToken: opts.searchId, passengers: s.query.passengers, outbound, inbound });
+    return { status: 200, body: successEnvelope({ ...common, data: [data], totalItems: outbound.length + inbound.length }) };
+  };
   switch (s.query.mode.kind) {
     case "all-airlines": {
       const page = modeAPage(s, opts.page, opts.pageSize, opts.airports);
@@ -67,24 +72,12 @@ export const snapshotToEnvelope = (s: SearchSnapshot, opts: EnvelopeOptions): Se
     }
     case "ota-comparison": {
       const r = modeBResult(s);
-      const data = toWireModeBResult({
-        searchToken: opts.searchId,
-        passengers: s.query.passengers,
-        outbound: r.outbound.map(toWireComparison),
-        inbound: r.inbound.map(toWireComparison),
-      });
-      return { status: 200, body: successEnvelope({ ...common, data: [data], totalItems: r.outbound.length + r.inbound.length }) };
+      return modeBAnswer(r.outbound.map(toWireComparison), r.inbound.map(toWireComparison));
     }
     case "single-airline": {
       const r = singleAirlineResult(s);
-      const toWire = (o: (typeof r.outbound)[number]) => toWireSingleAirlineOffer(o, s.query.passengers);
-      const data = toWireModeBResult({
-        searchToken: opts.searchId,
-        passengers: s.query.passengers,
-        outbound: r.outbound.map(toWire),
-        inbound: r.inbound.map(toWire),
-      });
-      return { status: 200, body: successEnvelope({ ...common, data: [data], totalItems: r.outbound.length + r.inbound.length }) };
+      const toWire = (o: Offer) => toWireSingleAirlineOffer(o, s.query.passengers);
+      return modeBAnswer(r.outbound.map(toWire), r.inbound.map(toWire));
     }
   }
 };
