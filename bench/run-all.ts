@@ -10,6 +10,7 @@ import { isQuick } from "./lib/measure.js";
 import { machine } from "./lib/machine.js";
 import { markdownTable, type Row } from "./lib/report.js";
 import { engineRows } from "./sections/engine.js";
+import { latencyRows } from "./sections/latency.js";
 
 /** A section of the report: its rows and its "how to read" paragraph. */
 export interface Section {
@@ -29,6 +30,7 @@ const run = async (name: string, f: () => Promise<Section>) => {
 };
 
 await run("engine", () => engineRows(quick));
+await run("time to result", () => latencyRows(quick));
 
 const m = machine();
 const doc = [
