@@ -1,0 +1,68 @@
+import type { AirportDirectory, SearchSource } from "@voar/core";
+import { airports as coreAirports } from "@voar/core/airports";
+import { systemClock, type Clock } from "../clock.js";
+import { ConfigError } from "../config/load-config.js";
+import type { ServiceConfig } from "../config/config-schema.js";
+import { createTokenBucketLimiter, type RateLimiter } from "../limits/token-bucket.js";
+import { jsonLinesLogger, type Logger } from "../logging/logger.js";
+import { createMemorySessionStore } from "../search/memory-session-store.js";
+import type { SessionStore } from "../search/session-store.js";
+import { createMemoryPaganteSettings, type PaganteSettings } from "../settings/pagante-settings.js";
+
+/** What {@link createApp} is made of. Only the configuration and the sources are required. */
+export interface AppDeps {
+  /** The validated configuration (`loadConfig` or `defineConfig`). */
+  readonly config: ServiceConfig;
+  /** The engine's sources (e.g. `createSimulator().sources`); `config.search.sources` picks among them. */
+  readonly sources: readonly SearchSource[];
+  /** Where searches live between requests. Default: the in-memory store, sized by the configuration. */
+  readonly store?: SessionStore | undefined;
+  /** Time for expiry, limits, TTLs, "today" and log durations. Default: the system clock. */
+  readonly clock?: Clock | undefined;
+  /** Structured logs. Default: JSON lines on `console.log`. */
+  readonly logger?: Logger | undefined;
+  /** Known airports. Default: core's directory. */
+  readonly airports?: AirportDirectory | undefined;
+  /** The per-airline Pagante switch. Default: in memory, starting from `config.pagante`. */
+  readonly pagante?: PaganteSettings | undefined;
+  /** Request budget per tenant. Default: an in-memory token bucket from `config.limits.rateLimit`. */
+  readonly rateLimiter?: RateLimiter | undefined;
+  /** This instance's id (lease owner). Default: a random UUID. */
+  readonly instanceId?: string | undefined;
+  /** Aborting it stops the searches this instance runs and releases their leases (graceful shutdown). */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** {@link AppDeps} with every default filled in. */
+export type ResolvedDeps = { readonly [K in Exclude<keyof AppDeps, "signal">]-?: NonNullable<AppDeps[K]> } & {
+  readonly signal: AbortSignal | undefined;
+};
+
+/**
+ * Fills in the defaults and checks what the schema alone cannot: that the configured source ids exist.
+ * Throws {@link ConfigError}.
+ */
+export const resolveDeps = (deps: AppDeps): ResolvedDeps => {
+  const { config } = deps;
+  const clock = deps.clock ?? systemClock;
+  const wanted = config.search.sources;
+  if (wanted) {
+    const known = new Set(deps.sources.map((s) => s.id));
+    const unknown = wanted.filter((id) => !known.has(id));
+    if (unknown.length > 0) {
+      throw new ConfigError([`search.sources: unknown source id(s) ${unknown.join(", ")}; available: ${[...known].join(", ")}`]);
+    }
+  }
+  return {
+    config,
+    sources: wanted ? deps.sources.filter((s) => wanted.includes(s.id)) : deps.sources,
+    clock,
+    store: deps.store ?? createMemorySessionStore({ clock, maxSessions: config.limits.maxSessions, ttlMs: config.search.ttlMs }),
+    logger: deps.logger ?? jsonLinesLogger(),
+    airports: deps.airports ?? coreAirports,
+    pagante: deps.pagante ?? createMemoryPaganteSettings(config.pagante),
+    rateLimiter: deps.rateLimiter ?? createTokenBucketLimiter({ ...config.limits.rateLimit, clock }),
+    instanceId: deps.instanceId ?? crypto.randomUUID(),
+    signal: deps.signal,
+  };
+};

@@ -1,0 +1,11 @@
+import type { Principal } from "../auth/authenticator.js";
+
+/** The Hono environment of the app: what middleware leaves for the handlers. */
+export interface AppEnv {
+  Variables: {
+    /** Id of this request: `RequestId` in every envelope, `X-Request-Id` header, every log line. */
+    requestId: string;
+    /** Who is calling; set by the bearer middleware on protected routes. */
+    principal: Principal;
+  };
+}

@@ -1,0 +1,109 @@
+import { Scalar } from "@scalar/hono-api-reference";
+import { Hono, type Context } from "hono";
+import { cors } from "hono/cors";
+import { createAuthenticator } from "../auth/authenticator.js";
+import { toErrorResponse } from "../errors/error-table.js";
+import { InternalError, isServiceError, RouteNotFound, type ServiceError } from "../errors/service-errors.js";
+import { adminAuth } from "../middleware/admin-auth.js";
+import { bearerAuth } from "../middleware/bearer-auth.js";
+import { rateLimit } from "../middleware/rate-limit.js";
+import { requestLog } from "../middleware/request-log.js";
+import { openApiDocument } from "../openapi/openapi-document.js";
+import { getPaganteHandler, putPaganteHandler } from "../routes/admin-route.js";
+import { consultarHandler } from "../routes/consultar-route.js";
+import type { SearchRouteDeps } from "../routes/search-request.js";
+import { streamHandler } from "../routes/stream-route.js";
+import { tokenHandler } from "../routes/token-route.js";
+import { SearchHub } from "../search/search-hub.js";
+import type { AppEnv } from "./app-env.js";
+import { resolveDeps, type AppDeps } from "./app-deps.js";
+
+const respondError = (c: Context<AppEnv>, e: ServiceError) => {
+  const { status, headers, body } = toErrorResponse(e, c.get("requestId"));
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  return c.json(body, status);
+};
+
+/**
+ * Creates the Voar HTTP service as a Hono app, on Web-standard APIs only, so the same app runs on Node,
+ * workerd, Deno and Bun; each runtime's entry only wires dependencies and serves `app.fetch`.
+ *
+ * Routes (under `config.basePath`, default `/api`): `POST /ConsultaAereo/Consultar` and
+ * `POST /ConsultaAereo/Stream` (bearer), `POST /Token`, `GET`/`PUT /admin/pagante` (admin key),
+ * `GET /openapi.json`, `GET /docs`; and `GET /health` at the root. Every error is the envelope.
+ * Throws `ConfigError` when the configuration names sources that are not given.
+ *
+ * @example
+ * const app = createApp({ config: defineConfig({ apiKeys: [{ name: "demo", key: "demo-key-0123456789" }] }), sources: createSimulator().sources });
+ * const res = await app.request("/api/ConsultaAereo/Consultar", { method: "POST", headers: { Authorization: "Bearer demo-key-0123456789" }, body: JSON.stringify({ Origem: "CNF", Destino: "GRU", Ida: "2026-05-10" }) });
+ */
+export const createApp = (deps: AppDeps): Hono<AppEnv> => {
+  const d = resolveDeps(deps);
+  const { config, logger } = d;
+  const base = config.basePath;
+  const auth = createAuthenticator(config, d.clock);
+  if (auth.ephemeralTokenKey && config.agencies.length > 0) {
+    logger.log({ level: "warn", msg: "config.ephemeral_token_key", detail: "tokens.secret is not set: issued tokens are valid on this instance until it restarts" });
+  }
+  const hub = new SearchHub({
+    store: d.store,
+    sources: d.sources,
+    clock: d.clock,
+    logger,
+    instanceId: d.instanceId,
+    newId: () => crypto.randomUUID(),
+    deadlineMs: config.search.deadlineMs,
+    leaseMs: config.search.leaseMs,
+    timeoutMs: config.search.sourceTimeoutMs,
+    maxAttempts: config.search.maxAttempts,
+    cacheSize: config.limits.maxSessions,
+  });
+  d.signal?.addEventListener("abort", () => {
+    hub.close().catch((e: unknown) => logger.log({ level: "error", msg: "shutdown.failed", error: e instanceof Error ? e.message : String(e) }));
+  });
+  const searchDeps: SearchRouteDeps = {
+    hub,
+    airports: d.airports,
+    clock: d.clock,
+    pagante: d.pagante,
+    bodyLimitBytes: config.limits.bodyBytes,
+    pollHintMs: config.search.pollHintMs,
+  };
+
+  const app = new Hono<AppEnv>();
+  app.use("*", requestLog(logger, d.clock));
+  const origins = config.cors.origins;
+  if (origins === "*" || origins.length > 0) {
+    app.use(
+      "*",
+      cors({
+        origin: origins === "*" ? "*" : [...origins],
+        allowMethods: ["GET", "POST", "PUT", "OPTIONS"],
+        allowHeaders: ["Authorization", "Content-Type", "Last-Event-ID", "X-Admin-Key", "X-Request-Id"],
+        exposeHeaders: ["Retry-After", "X-Request-Id", "WWW-Authenticate"],
+        maxAge: config.cors.maxAgeSeconds,
+      }),
+    );
+  }
+  const bearer = bearerAuth(auth);
+  const limit = rateLimit(d.rateLimiter);
+  const admin = adminAuth(auth);
+  app.post(`${base}/ConsultaAereo/Consultar`, bearer, limit, consultarHandler(searchDeps));
+  app.post(`${base}/ConsultaAereo/Stream`, bearer, limit, streamHandler(searchDeps, { ...config.sse, logger, shutdown: d.signal }));
+  app.post(`${base}/Token`, tokenHandler(auth, d.rateLimiter, config.limits.bodyBytes));
+  app.get(`${base}/admin/pagante`, admin, getPaganteHandler(d.pagante));
+  app.put(`${base}/admin/pagante`, admin, putPaganteHandler(d.pagante, config.limits.bodyBytes, logger));
+  let document: ReturnType<typeof openApiDocument> | undefined;
+  app.get(`${base}/openapi.json`, (c) => c.json((document ??= openApiDocument(base))));
+  app.get(`${base}/docs`, Scalar({ url: `${base}/openapi.json`, pageTitle: "Voar API" }));
+  app.get("/health", (c) => c.json({ status: "ok" as const }));
+
+  app.notFound((c) => respondError(c, new RouteNotFound(c.req.method, c.req.path)));
+  app.onError((err, c) => {
+    if (isServiceError(err)) return respondError(c, err);
+    // A bug: the detail goes to the log, the client gets ERRO_INTERNO without it.
+    logger.log({ level: "error", msg: "unhandled", requestId: c.get("requestId"), error: err.stack ?? `${err.name}: ${err.message}` });
+    return respondError(c, new InternalError(err));
+  });
+  return app;
+};

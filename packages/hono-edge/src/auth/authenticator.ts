@@ -1,0 +1,67 @@
+import type { Clock } from "../clock.js";
+import type { ServiceConfig } from "../config/config-schema.js";
+import { Unauthorized } from "../errors/service-errors.js";
+import { secretMatcher } from "./secret-match.js";
+import { createTokenIssuer } from "./token-issuer.js";
+
+/** Who is calling: the tenant searches are shared within and rate limits count against. */
+export interface Principal {
+  readonly kind: "api-key" | "agency";
+  /** Stable tenant id: `apikey:<name>` or `agency:<username>`. Safe to log. */
+  readonly tenant: string;
+}
+
+/** Checks credentials: bearer tokens, agency logins and admin keys. Never logs or returns a secret. */
+export interface Authenticator {
+  /** The principal of a bearer token; throws {@link Unauthorized} (`unknown` or `expired`). */
+  authenticate(token: string): Promise<Principal>;
+  /** Issues an access token for agency credentials; throws {@link Unauthorized} (`bad-credentials`). */
+  login(username: string, password: string): Promise<{ readonly accessToken: string; readonly expiresIn: number }>;
+  /** Whether a key is one of the admin keys. */
+  isAdmin(key: string): Promise<boolean>;
+  /** Whether issued tokens are signed by a random per-process key (no `tokens.secret` configured). */
+  readonly ephemeralTokenKey: boolean;
+}
+
+/** Reads `Authorization: Bearer <token>`; throws {@link Unauthorized} when absent or not a bearer token. */
+export const bearerToken = (header: string | undefined): string => {
+  if (header === undefined || header.trim() === "") throw new Unauthorized("missing");
+  const m = /^Bearer +([\x21-\x7E]{1,4096}) *$/i.exec(header);
+  if (!m) throw new Unauthorized("malformed");
+  return m[1]!;
+};
+
+/**
+ * Creates the authenticator of a configuration. API keys and admin keys are compared in constant time
+ * against every configured key; agency passwords likewise; issued tokens are HMAC-signed and expire.
+ */
+export const createAuthenticator = (config: ServiceConfig, clock: Clock): Authenticator => {
+  const apiKeys = secretMatcher<Principal>(config.apiKeys.map((k) => [k.key, { kind: "api-key", tenant: `apikey:${k.name}` }]));
+  const admin = secretMatcher<true>(config.adminKeys.map((k) => [k, true]));
+  // Username and password are matched together, so a wrong password and an unknown user take the same time.
+  const agencies = secretMatcher<string>(config.agencies.map((a) => [`${a.username}\u0000${a.password}`, a.username]));
+  const usernames = new Set(config.agencies.map((a) => a.username));
+  const issuer = createTokenIssuer({ secret: config.tokens.secret, ttlSeconds: config.tokens.ttlSeconds, clock });
+  return {
+    ephemeralTokenKey: config.tokens.secret === undefined,
+    async authenticate(token) {
+      const key = await apiKeys.match(token);
+      if (key) return key;
+      if (!issuer.looksIssued(token)) throw new Unauthorized("unknown");
+      const check = await issuer.verify(token);
+      if (!check.ok) throw new Unauthorized(check.reason);
+      // An agency removed from the configuration loses its tokens at the next restart.
+      if (!usernames.has(check.claims.sub)) throw new Unauthorized("unknown");
+      return { kind: "agency", tenant: `agency:${check.claims.sub}` };
+    },
+    async login(username, password) {
+      const user = await agencies.match(`${username}\u0000${password}`);
+      if (user === undefined) throw new Unauthorized("bad-credentials");
+      const { token, expiresIn } = await issuer.issue(user);
+      return { accessToken: token, expiresIn };
+    },
+    async isAdmin(key) {
+      return (await admin.match(key)) === true;
+    },
+  };
+};

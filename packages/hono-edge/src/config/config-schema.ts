@@ -1,0 +1,117 @@
+import { AIRLINES } from "@voar/core";
+import { z } from "zod";
+
+/**
+ * The operator's settings of the service, as one zod schema: every field has a default except the
+ * credentials, and every rule is checked at start (see `loadConfig`), so a bad setting stops the
+ * service with a clear message instead of surfacing at the first request.
+ */
+
+const AIRLINE_IDS = AIRLINES.map((a) => String(a.id)) as [string, ...string[]];
+
+/** A static bearer token and the tenant it stands for. */
+export const ApiKeySchema = z.strictObject({
+  /** Tenant name: searches are shared per tenant and query; rate limits count per tenant. */
+  name: z.string().regex(/^[\w.-]{1,64}$/, "must be 1-64 letters, digits, '_', '.' or '-'"),
+  /** The secret itself; at least 16 characters. */
+  key: z.string().min(16, "must have at least 16 characters").max(512),
+});
+
+/** Agency credentials for the OAuth2 password grant of `POST /api/Token`; the username is the tenant. */
+export const AgencySchema = z.strictObject({
+  username: z.string().regex(/^[^\s:,]{1,64}$/, "must be 1-64 characters without spaces, ':' or ','"),
+  password: z.string().min(8, "must have at least 8 characters").max(512),
+});
+
+const RateLimitSchema = z.strictObject({
+  /** Requests a tenant may make in a burst. */
+  capacity: z.int().min(1).max(1_000_000).default(60),
+  /** Requests per second added back to the bucket. */
+  refillPerSecond: z.number().positive().max(1_000_000).default(5),
+});
+
+const LimitsSchema = z.strictObject({
+  /** Largest request body, in bytes (413 `CORPO_GRANDE_DEMAIS` above it). */
+  bodyBytes: z.int().min(256).max(1_048_576).default(16_384),
+  rateLimit: RateLimitSchema.prefault({}),
+  /** Searches kept at once by the in-memory store; the least recently used is evicted beyond it. */
+  maxSessions: z.int().min(1).max(1_000_000).default(1_000),
+});
+
+const SearchSettingsSchema = z.strictObject({
+  /** A search completes with what it has after this long (decisions.md: 60 s). */
+  deadlineMs: z.int().min(100).max(600_000).default(60_000),
+  /** How long a completed search is kept and shared before the same query starts a new one (10 min). */
+  ttlMs: z.int().min(0).max(86_400_000).default(600_000),
+  /** How long the instance running a search holds it without a sign of life before another may take over. */
+  leaseMs: z.int().min(1_000).max(600_000).default(15_000),
+  /** `Progresso.ProximaConsultaMs` while a search runs. */
+  pollHintMs: z.int().min(0).max(60_000).default(500),
+  /** Longest wait for a source's next batch (core default 20 s). */
+  sourceTimeoutMs: z.int().min(100).max(600_000).optional(),
+  /** Attempts per source, the first included (core default 3). */
+  maxAttempts: z.int().min(1).max(10).optional(),
+  /** Ids of the sources that run (`latam`, `ota:voaja`...); absent: every source given to `createApp`. */
+  sources: z.array(z.string().min(1)).min(1).optional(),
+});
+
+const SseSchema = z.strictObject({
+  /** A comment line is sent after this long without a snapshot, so proxies keep the stream open. */
+  keepAliveMs: z.int().min(1_000).max(300_000).default(15_000),
+  /** `retry:` hint sent to clients: how long to wait before reconnecting. */
+  retryMs: z.int().min(0).max(60_000).default(1_000),
+});
+
+const CorsSchema = z.strictObject({
+  /** `*`, or the allowed origins; empty (the default) disables CORS. */
+  origins: z.union([z.literal("*"), z.array(z.url())]).default([]),
+  maxAgeSeconds: z.int().min(0).max(86_400).default(600),
+});
+
+const TokensSchema = z.strictObject({
+  /** HMAC secret that signs issued tokens; set it (same value everywhere) to share tokens across instances. */
+  secret: z.string().min(32, "must have at least 32 characters").optional(),
+  /** Lifetime of an issued token (`expires_in`). */
+  ttlSeconds: z.int().min(60).max(86_400).default(3_600),
+});
+
+/** The whole configuration of the service. */
+export const ServiceConfigSchema = z
+  .strictObject({
+    /** Path prefix of every route but `/health`; default `/api`, `""` for the root. */
+    basePath: z
+      .string()
+      .regex(/^(\/[A-Za-z0-9._~-]+)*$/, "must be empty or start with '/' and not end with '/' (e.g. /api)")
+      .default("/api"),
+    apiKeys: z.array(ApiKeySchema).default([]),
+    agencies: z.array(AgencySchema).default([]),
+    /** Keys of the operator endpoints (`/admin/*`); none disables them. */
+    adminKeys: z.array(z.string().min(16, "must have at least 16 characters").max(512)).default([]),
+    tokens: TokensSchema.prefault({}),
+    /** Per-airline Pagante switch at start, by Companhia id; absent means on (cash flights shown). */
+    pagante: z.partialRecord(z.enum(AIRLINE_IDS), z.boolean()).default({}),
+    limits: LimitsSchema.prefault({}),
+    search: SearchSettingsSchema.prefault({}),
+    sse: SseSchema.prefault({}),
+    cors: CorsSchema.prefault({}),
+  })
+  .superRefine((c, ctx) => {
+    if (c.apiKeys.length === 0 && c.agencies.length === 0) {
+      ctx.addIssue({ code: "custom", path: ["apiKeys"], message: "configure at least one API key or one agency: no request could be authenticated" });
+    }
+    const dup = (values: readonly string[]) => values.find((v, i) => values.indexOf(v) !== i);
+    const names = dup(c.apiKeys.map((k) => k.name));
+    if (names !== undefined) ctx.addIssue({ code: "custom", path: ["apiKeys"], message: `duplicate API key name "${names}"` });
+    if (dup(c.apiKeys.map((k) => k.key)) !== undefined) ctx.addIssue({ code: "custom", path: ["apiKeys"], message: "the same key is given twice" });
+    const users = dup(c.agencies.map((a) => a.username));
+    if (users !== undefined) ctx.addIssue({ code: "custom", path: ["agencies"], message: `duplicate agency username "${users}"` });
+    const keys = new Set(c.apiKeys.map((k) => k.key));
+    if (c.adminKeys.some((k) => keys.has(k))) {
+      ctx.addIssue({ code: "custom", path: ["adminKeys"], message: "an admin key must not also be an API key" });
+    }
+  });
+
+/** The configuration as written in a file or built in code (defaults optional). */
+export type ServiceConfigInput = z.input<typeof ServiceConfigSchema>;
+/** The validated configuration, every default filled in. */
+export type ServiceConfig = z.output<typeof ServiceConfigSchema>;

@@ -1,0 +1,104 @@
+/**
+ * Environment variables of the configuration: one per setting, named `VOAR_*`, read from a plain record
+ * (`process.env`, a Worker's bindings, `Deno.env.toObject()`), so that reading them needs no runtime API.
+ */
+
+/** How one variable is read: where it goes in the configuration, and how its text becomes a value. */
+interface EnvVar {
+  readonly path: readonly string[];
+  readonly parse: (text: string) => { readonly value: unknown } | { readonly error: string };
+}
+
+const list = (text: string): string[] =>
+  text
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+
+const number = (text: string) => {
+  const n = Number(text.trim());
+  return text.trim() !== "" && Number.isFinite(n) ? { value: n } : { error: `"${text}" is not a number` };
+};
+
+/** `a:b,c:d` with the first `:` of each item as separator (the value may contain `:`). */
+const pairs = <K extends string, V extends string>(k: K, v: V, what: string) => (text: string) => {
+  const out: Record<string, string>[] = [];
+  for (const item of list(text)) {
+    const at = item.indexOf(":");
+    if (at <= 0) return { error: `each item must be ${what} (an item has no ':')` };
+    out.push({ [k]: item.slice(0, at), [v]: item.slice(at + 1) });
+  }
+  return { value: out };
+};
+
+const pagante = (text: string) => {
+  const out: Record<string, boolean> = {};
+  for (const item of list(text)) {
+    const m = /^(\d+)=(true|false|on|off)$/i.exec(item);
+    if (!m) return { error: `each item must be <Companhia id>=<on|off> (e.g. 1=off,2=on), got "${item}"` };
+    out[m[1]!] = /^(true|on)$/i.test(m[2]!);
+  }
+  return { value: out };
+};
+
+/** Every variable the configuration reads, by name. Values that are lists are comma-separated. */
+export const ENV_VARS: Readonly<Record<string, EnvVar>> = {
+  VOAR_BASE_PATH: { path: ["basePath"], parse: (t) => ({ value: t.trim() }) },
+  VOAR_API_KEYS: { path: ["apiKeys"], parse: pairs("name", "key", "<tenant>:<key>") },
+  VOAR_AGENCIES: { path: ["agencies"], parse: pairs("username", "password", "<username>:<password>") },
+  VOAR_ADMIN_KEYS: { path: ["adminKeys"], parse: (t) => ({ value: list(t) }) },
+  VOAR_TOKEN_SECRET: { path: ["tokens", "secret"], parse: (t) => ({ value: t }) },
+  VOAR_TOKEN_TTL_SECONDS: { path: ["tokens", "ttlSeconds"], parse: number },
+  VOAR_PAGANTE: { path: ["pagante"], parse: pagante },
+  VOAR_BODY_LIMIT_BYTES: { path: ["limits", "bodyBytes"], parse: number },
+  VOAR_RATE_LIMIT_CAPACITY: { path: ["limits", "rateLimit", "capacity"], parse: number },
+  VOAR_RATE_LIMIT_REFILL_PER_SECOND: { path: ["limits", "rateLimit", "refillPerSecond"], parse: number },
+  VOAR_MAX_SESSIONS: { path: ["limits", "maxSessions"], parse: number },
+  VOAR_SEARCH_DEADLINE_MS: { path: ["search", "deadlineMs"], parse: number },
+  VOAR_SEARCH_TTL_MS: { path: ["search", "ttlMs"], parse: number },
+  VOAR_SEARCH_LEASE_MS: { path: ["search", "leaseMs"], parse: number },
+  VOAR_POLL_HINT_MS: { path: ["search", "pollHintMs"], parse: number },
+  VOAR_SOURCE_TIMEOUT_MS: { path: ["search", "sourceTimeoutMs"], parse: number },
+  VOAR_SOURCE_MAX_ATTEMPTS: { path: ["search", "maxAttempts"], parse: number },
+  VOAR_SOURCES: { path: ["search", "sources"], parse: (t) => ({ value: t.trim() === "all" ? undefined : list(t) }) },
+  VOAR_SSE_KEEPALIVE_MS: { path: ["sse", "keepAliveMs"], parse: number },
+  VOAR_SSE_RETRY_MS: { path: ["sse", "retryMs"], parse: number },
+  VOAR_CORS_ORIGINS: { path: ["cors", "origins"], parse: (t) => ({ value: t.trim() === "*" ? "*" : list(t) }) },
+  VOAR_CORS_MAX_AGE_SECONDS: { path: ["cors", "maxAgeSeconds"], parse: number },
+};
+
+/** What the environment says: a partial configuration, the variable behind each path, and unreadable values. */
+export interface EnvConfig {
+  readonly value: Record<string, unknown>;
+  /** `limits.bodyBytes` -> `VOAR_BODY_LIMIT_BYTES`, for the variables that were set. */
+  readonly origins: ReadonlyMap<string, string>;
+  readonly errors: readonly string[];
+}
+
+const setPath = (target: Record<string, unknown>, path: readonly string[], value: unknown): void => {
+  let node = target;
+  for (const key of path.slice(0, -1)) {
+    const next = node[key];
+    node = typeof next === "object" && next !== null ? (next as Record<string, unknown>) : (node[key] = {});
+  }
+  node[path.at(-1)!] = value;
+};
+
+/** Reads the `VOAR_*` variables that are set (blank values count as unset). */
+export const configFromEnv = (env: Readonly<Record<string, string | undefined>>): EnvConfig => {
+  const value: Record<string, unknown> = {};
+  const origins = new Map<string, string>();
+  const errors: string[] = [];
+  for (const [name, v] of Object.entries(ENV_VARS)) {
+    const text = env[name];
+    if (text === undefined || text.trim() === "") continue;
+    const parsed = v.parse(text);
+    if ("error" in parsed) {
+      errors.push(`${name}: ${parsed.error}`);
+      continue;
+    }
+    setPath(value, v.path, parsed.value);
+    origins.set(v.path.join("."), name);
+  }
+  return { value, origins, errors };
+};

@@ -1,0 +1,58 @@
+import { createSimulator, type Simulator } from "@voar/testing/simulator";
+import { ConfigError, loadConfig } from "../config/load-config.js";
+import type { ServiceConfig } from "../config/config-schema.js";
+
+/** Variables a runtime entry reads besides the service's own `VOAR_*` settings (see `ENV_VARS`). */
+export const ENTRY_VARS = {
+  /** Port to listen on (Deno, Bun); 0 picks a free one. Default 8787. */
+  port: "VOAR_PORT",
+  /** Address to listen on (Deno, Bun). Default 0.0.0.0. */
+  hostname: "VOAR_HOSTNAME",
+  /** Latency of every simulated source, in ms (default: the simulator's, 0.3 s to 2.5 s per source). */
+  simulatorLatencyMs: "VOAR_SIMULATOR_LATENCY_MS",
+  /** Seed of the simulator (default 42). */
+  simulatorSeed: "VOAR_SIMULATOR_SEED",
+} as const;
+
+type Env = Readonly<Record<string, unknown>>;
+
+const text = (env: Env, name: string): string | undefined => {
+  const v = env[name];
+  return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
+};
+
+const int = (env: Env, name: string, fallback: number | undefined): number | undefined => {
+  const v = text(env, name);
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new ConfigError([`${name}: "${v}" is not a whole number`]);
+  return n;
+};
+
+/** What a runtime entry needs from its environment: the validated configuration, the simulator, where to listen. */
+export interface EntrySetup {
+  readonly config: ServiceConfig;
+  readonly simulator: Simulator;
+  readonly port: number;
+  readonly hostname: string;
+}
+
+/**
+ * Reads an entry's environment (`process.env`, a Worker's bindings, `Deno.env.toObject()`): the service
+ * configuration from the `VOAR_*` variables, the embedded simulator's latency and seed, the listening
+ * address. Non-string bindings (a Worker's KV, secrets objects) are ignored. Throws {@link ConfigError}.
+ */
+export const entrySetup = (env: Env): EntrySetup => {
+  const strings: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (typeof v === "string") strings[k] = v;
+  const result = loadConfig({ env: strings });
+  if (!result.ok) throw new ConfigError(result.errors);
+  const latencyMs = int(env, ENTRY_VARS.simulatorLatencyMs, undefined);
+  const seed = int(env, ENTRY_VARS.simulatorSeed, undefined);
+  return {
+    config: result.config,
+    simulator: createSimulator({ ...(latencyMs === undefined ? {} : { latencyMs }), ...(seed === undefined ? {} : { seed }) }),
+    port: int(env, ENTRY_VARS.port, 8787) ?? 8787,
+    hostname: text(env, ENTRY_VARS.hostname) ?? "0.0.0.0",
+  };
+};

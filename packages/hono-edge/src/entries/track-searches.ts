@@ -1,0 +1,50 @@
+import type { SessionStore } from "../search/session-store.js";
+
+/** A store that knows which searches run here, and a promise of the moment none does. */
+export interface TrackedStore {
+  readonly store: SessionStore;
+  /** Resolves when every search this instance created or took over has completed or let its lease go. */
+  idle(): Promise<void>;
+}
+
+/**
+ * Wraps a session store to follow the searches this instance runs: one starts when `openOrJoin` creates
+ * it or `acquireLease` takes it, and ends at its completing `append`, a refused `append` (lease lost) or
+ * `releaseLease`. For runtimes that stop a request's timers once it answered (workerd), whose entry keeps
+ * them running with `waitUntil(idle())`.
+ */
+export const trackSearches = (inner: SessionStore): TrackedStore => {
+  const running = new Set<string>();
+  let waiters: (() => void)[] = [];
+  const end = (id: string) => {
+    if (!running.delete(id) || running.size > 0) return;
+    const done = waiters;
+    waiters = [];
+    for (const resolve of done) resolve();
+  };
+  const store: SessionStore = {
+    get: (id) => inner.get(id),
+    changes: (id, afterVersion) => inner.changes(id, afterVersion),
+    watch: (id, listener) => inner.watch(id, listener),
+    async openOrJoin(candidate) {
+      const result = await inner.openOrJoin(candidate);
+      if (result.created && !result.record.completed) running.add(result.record.id);
+      return result;
+    },
+    async acquireLease(id, owner, leaseMs) {
+      const taken = await inner.acquireLease(id, owner, leaseMs);
+      if (taken) running.add(id);
+      return taken;
+    },
+    async append(id, change, owner, leaseMs) {
+      const ok = await inner.append(id, change, owner, leaseMs);
+      if (!ok || change.completed) end(id);
+      return ok;
+    },
+    async releaseLease(id, owner) {
+      await inner.releaseLease(id, owner);
+      end(id);
+    },
+  };
+  return { store, idle: () => (running.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))) };
+};

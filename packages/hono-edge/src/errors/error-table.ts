@@ -1,0 +1,80 @@
+import { errorEnvelope, type ErrorCode, type ErrorEnvelope, type ErrorStatus, type FieldError } from "@voar/core";
+import type { ServiceError, ServiceErrorTag } from "./service-errors.js";
+
+/** HTTP statuses of the service's error answers: the catalogue's, plus 404 for an unknown route. */
+export type ServiceErrorStatus = ErrorStatus | 404;
+
+/** How one service error is answered. */
+export interface ErrorMapping {
+  /** `Erro.Codigo`, from core's catalogue. */
+  readonly codigo: ErrorCode;
+  /** HTTP status; the catalogue's status for the code, except where a row says why not. */
+  readonly status: ServiceErrorStatus;
+}
+
+/**
+ * The one typed table from a service error to its HTTP status and `Erro.Codigo` (tRPC style): a new error
+ * class does not compile until it has a row here.
+ *
+ * `RouteNotFound` answers 404 with `REQUISICAO_INVALIDA`: the catalogue (decisions.md) has no "not found"
+ * code, and a request to a route that does not exist is a request the client must fix, not a retryable
+ * condition. `UnknownSearch` is a validation failure of `Token`/`LeaseId` (400, `Campos` names the field).
+ */
+export const ERROR_TABLE: { readonly [T in ServiceErrorTag]: ErrorMapping } = {
+  InvalidRequest: { codigo: "REQUISICAO_INVALIDA", status: 400 },
+  UnknownSearch: { codigo: "REQUISICAO_INVALIDA", status: 400 },
+  Unauthorized: { codigo: "NAO_AUTORIZADO", status: 401 },
+  PayloadTooLarge: { codigo: "CORPO_GRANDE_DEMAIS", status: 413 },
+  RateLimitExceeded: { codigo: "LIMITE_EXCEDIDO", status: 429 },
+  RouteNotFound: { codigo: "REQUISICAO_INVALIDA", status: 404 },
+  InternalError: { codigo: "ERRO_INTERNO", status: 500 },
+};
+
+/** An error answer ready to send: status, extra headers and the envelope. */
+export interface ErrorResponse {
+  readonly status: ServiceErrorStatus;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: ErrorEnvelope;
+}
+
+const detailsOf = (e: ServiceError): { readonly campos?: readonly FieldError[]; readonly mensagem?: string | undefined } => {
+  switch (e._tag) {
+    case "InvalidRequest":
+      return { campos: e.campos, mensagem: e.mensagem };
+    case "UnknownSearch":
+      return { campos: e.campos };
+    case "Unauthorized":
+    case "PayloadTooLarge":
+    case "RateLimitExceeded":
+    case "RouteNotFound":
+      return { mensagem: e.mensagem };
+    case "InternalError":
+      return {};
+  }
+};
+
+const headersOf = (e: ServiceError): Record<string, string> => {
+  switch (e._tag) {
+    case "RateLimitExceeded":
+      return { "Retry-After": String(e.retryAfterSeconds) };
+    case "Unauthorized":
+      // RFC 6750: no error code when the request carried no credential at all.
+      return { "WWW-Authenticate": e.reason === "missing" ? `Bearer realm="voar"` : `Bearer realm="voar", error="invalid_token"` };
+    default:
+      return {};
+  }
+};
+
+/**
+ * Writes a service error as the wire's failure envelope through {@link ERROR_TABLE} and core's
+ * `errorEnvelope` (which supplies `Retentavel` and the default pt-BR message of the code).
+ *
+ * @example
+ * const { status, headers, body } = toErrorResponse(new RateLimitExceeded(3), requestId);
+ */
+export const toErrorResponse = (e: ServiceError, requestId: string): ErrorResponse => {
+  const row = ERROR_TABLE[e._tag];
+  const { campos, mensagem } = detailsOf(e);
+  const { body } = errorEnvelope(row.codigo, { requestId, campos, mensagem });
+  return { status: row.status, headers: headersOf(e), body };
+};

@@ -1,0 +1,121 @@
+import type { FieldError } from "@voar/core";
+
+/**
+ * The errors of the HTTP service, as tagged classes (`_tag`), each carrying what its answer needs: the
+ * failing fields, a retry delay, a pt-BR sentence for `MensagemErro`. They are mapped to the wire once,
+ * through the table in `error-table.ts`. No message here ever holds a token, a password or a stack.
+ */
+
+/** The body does not make a valid request: the failing fields, named as the spec writes them. */
+export class InvalidRequest extends Error {
+  readonly _tag = "InvalidRequest";
+  constructor(
+    readonly campos: readonly FieldError[],
+    readonly mensagem?: string,
+  ) {
+    super("invalid request");
+  }
+}
+
+/** A poll named a search that does not exist (never did, expired, or belongs to another tenant). */
+export class UnknownSearch extends Error {
+  readonly _tag = "UnknownSearch";
+  /** The member the client sent the id in. */
+  constructor(readonly field: "Token" | "LeaseId") {
+    super("unknown search");
+  }
+  get campos(): readonly FieldError[] {
+    return [
+      {
+        Campo: this.field,
+        Mensagem: `${this.field} não corresponde a uma busca em andamento ou guardada (ela pode ter expirado): envie a consulta completa para iniciar uma nova busca.`,
+      },
+    ];
+  }
+}
+
+/** Why a request was not authenticated; only the kind, never the credential. */
+export type UnauthorizedReason = "missing" | "malformed" | "unknown" | "expired" | "bad-credentials";
+
+const UNAUTHORIZED_MESSAGES: { readonly [R in UnauthorizedReason]: string } = {
+  missing: "Acesso não autorizado: envie o cabeçalho Authorization: Bearer <token>.",
+  malformed: "Acesso não autorizado: o cabeçalho Authorization deve ser Bearer <token>.",
+  unknown: "Acesso não autorizado: o token de acesso não é válido.",
+  expired: "Acesso não autorizado: o token de acesso expirou. Peça um novo em /Token.",
+  "bad-credentials": "Acesso não autorizado: usuário ou senha incorretos.",
+};
+
+/** The request carries no valid credential. */
+export class Unauthorized extends Error {
+  readonly _tag = "Unauthorized";
+  constructor(readonly reason: UnauthorizedReason) {
+    super(`unauthorized: ${reason}`);
+  }
+  get mensagem(): string {
+    return UNAUTHORIZED_MESSAGES[this.reason];
+  }
+}
+
+/** The body is larger than the configured limit. */
+export class PayloadTooLarge extends Error {
+  readonly _tag = "PayloadTooLarge";
+  constructor(readonly limitBytes: number) {
+    super(`body over ${limitBytes} bytes`);
+  }
+  get mensagem(): string {
+    return `O corpo da requisição excede o tamanho máximo permitido de ${this.limitBytes} bytes.`;
+  }
+}
+
+/** The tenant spent its request budget; it may try again after `retryAfterSeconds`. */
+export class RateLimitExceeded extends Error {
+  readonly _tag = "RateLimitExceeded";
+  constructor(readonly retryAfterSeconds: number) {
+    super(`rate limited for ${retryAfterSeconds} s`);
+  }
+  get mensagem(): string {
+    return `Limite de requisições excedido. Tente de novo em ${this.retryAfterSeconds} s (cabeçalho Retry-After).`;
+  }
+}
+
+/** No route answers this method and path. */
+export class RouteNotFound extends Error {
+  readonly _tag = "RouteNotFound";
+  constructor(
+    readonly method: string,
+    readonly path: string,
+  ) {
+    super(`no route for ${method} ${path}`);
+  }
+  get mensagem(): string {
+    return `Rota não encontrada: ${this.method} ${this.path}. Consulte a documentação da API.`;
+  }
+}
+
+/** A bug: something threw that no rule expected. Its detail goes to the log, never to the client. */
+export class InternalError extends Error {
+  readonly _tag = "InternalError";
+  constructor(override readonly cause: unknown) {
+    super("internal error");
+  }
+}
+
+/** Every error the service answers with. */
+export type ServiceError = InvalidRequest | UnknownSearch | Unauthorized | PayloadTooLarge | RateLimitExceeded | RouteNotFound | InternalError;
+
+/** The tag of a {@link ServiceError}. */
+export type ServiceErrorTag = ServiceError["_tag"];
+
+const TAGS: ReadonlySet<string> = new Set<ServiceErrorTag>([
+  "InvalidRequest",
+  "UnknownSearch",
+  "Unauthorized",
+  "PayloadTooLarge",
+  "RateLimitExceeded",
+  "RouteNotFound",
+  "InternalError",
+]);
+
+/** True when a value is one of the tagged {@link ServiceError}s (read from the tag, never the message). */
+export const isServiceError = (u: unknown): u is ServiceError =>
+  u instanceof Error && "_tag" in u && typeof u._tag === "string" && TAGS.has(u._tag);

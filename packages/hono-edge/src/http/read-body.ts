@@ -1,0 +1,64 @@
+import { InvalidRequest, PayloadTooLarge } from "../errors/service-errors.js";
+
+/**
+ * Reading request bodies under a size limit, with Web streams only. The limit holds while the bytes
+ * arrive: a declared `Content-Length` over it is refused before reading, and a body without one (chunked,
+ * or lying about its length) is cut off as soon as it passes the limit, so memory never holds more.
+ */
+
+/** Reads the raw bytes of a body; throws {@link PayloadTooLarge} past `limitBytes`. */
+export const readBodyBytes = async (request: Request, limitBytes: number): Promise<Uint8Array> => {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limitBytes) throw new PayloadTooLarge(limitBytes);
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limitBytes) {
+      await reader.cancel("body over the size limit");
+      throw new PayloadTooLarge(limitBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+};
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/** Reads a body as UTF-8 text under the limit; invalid UTF-8 is an invalid request naming `body`. */
+export const readBodyText = async (request: Request, limitBytes: number): Promise<string> => {
+  const bytes = await readBodyBytes(request, limitBytes);
+  try {
+    return utf8.decode(bytes);
+  } catch (e) {
+    if (e instanceof TypeError) throw new InvalidRequest([{ Campo: "body", Mensagem: "O corpo da requisição deve ser texto UTF-8 válido." }]);
+    throw e;
+  }
+};
+
+/**
+ * Reads a JSON body under the limit. Text that is not JSON is an invalid request naming `body` (the
+ * parser's own message, which may quote the input, is not passed on).
+ */
+export const readJsonBody = async (request: Request, limitBytes: number): Promise<unknown> => {
+  const text = await readBodyText(request, limitBytes);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    // SyntaxError for bad JSON; RangeError if an engine gives up on extreme nesting. Both mean "not a body we read".
+    if (e instanceof SyntaxError || e instanceof RangeError) {
+      throw new InvalidRequest([{ Campo: "body", Mensagem: "O corpo da requisição deve ser um objeto JSON válido." }]);
+    }
+    throw e;
+  }
+};

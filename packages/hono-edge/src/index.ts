@@ -1,0 +1,47 @@
+/**
+ * @voar/hono-edge: the Voar HTTP service as a Hono app on Web-standard APIs: progressive ConsultaAereo
+ * search by polling and by SSE, bearer and OAuth2 password-grant auth, limits, the operator's Pagante
+ * switch, OpenAPI 3.1 from the zod schemas. One tiny entry per runtime wires it (`src/node.ts` for Node).
+ */
+
+// The app
+export { createApp } from "./app/create-app.js";
+export type { AppDeps } from "./app/app-deps.js";
+export type { AppEnv } from "./app/app-env.js";
+export { systemClock, type Clock } from "./clock.js";
+
+// Configuration
+export { ServiceConfigSchema, ApiKeySchema, AgencySchema, type ServiceConfig, type ServiceConfigInput } from "./config/config-schema.js";
+export { loadConfig, defineConfig, ConfigError, type ConfigResult, type ConfigSources } from "./config/load-config.js";
+export { ENV_VARS, configFromEnv, type EnvConfig } from "./config/env-config.js";
+
+// Session store port and the in-memory store
+export type { SessionStore, SearchRecord, SearchLease, OpenResult, Unwatch } from "./search/session-store.js";
+export { createMemorySessionStore, type MemorySessionStoreOptions } from "./search/memory-session-store.js";
+export { applyChange, applyChanges, emptySnapshotOf, mergeChanges, type SearchChange } from "./search/search-change.js";
+export { searchKey } from "./search/search-key.js";
+
+// Other ports and their defaults
+export { createMemoryPaganteSettings, type PaganteSettings, type PaganteState } from "./settings/pagante-settings.js";
+export { createTokenBucketLimiter, type RateLimiter, type RateDecision, type TokenBucketOptions } from "./limits/token-bucket.js";
+export { jsonLinesLogger, silentLogger, type Logger, type LogRecord } from "./logging/logger.js";
+export type { Principal } from "./auth/authenticator.js";
+
+// Errors and the wire
+export {
+  InvalidRequest,
+  UnknownSearch,
+  Unauthorized,
+  PayloadTooLarge,
+  RateLimitExceeded,
+  RouteNotFound,
+  InternalError,
+  isServiceError,
+  type ServiceError,
+  type ServiceErrorTag,
+  type UnauthorizedReason,
+} from "./errors/service-errors.js";
+export { ERROR_TABLE, toErrorResponse, type ErrorMapping, type ErrorResponse, type ServiceErrorStatus } from "./errors/error-table.js";
+export { openApiDocument } from "./openapi/openapi-document.js";
+export { TokenRequestSchema, TokenResponseSchema } from "./routes/token-route.js";
+export { PaganteUpdateSchema, PaganteListSchema } from "./routes/admin-route.js";

@@ -1,0 +1,30 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../app/app-env.js";
+import type { Clock } from "../clock.js";
+import type { Logger } from "../logging/logger.js";
+
+const CLIENT_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * Gives each request its id (the client's `X-Request-Id` when it is a plain short token, else a new
+ * UUID), echoes it in the `X-Request-Id` header, and logs one JSON line when the answer is ready: id,
+ * method, path (never the query string), status, duration, tenant. Never a header value or a body.
+ */
+export const requestLog = (logger: Logger, clock: Clock): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const started = clock.now();
+  const offered = c.req.header("x-request-id");
+  const requestId = offered !== undefined && CLIENT_ID.test(offered) ? offered : crypto.randomUUID();
+  c.set("requestId", requestId);
+  await next();
+  c.header("X-Request-Id", requestId);
+  logger.log({
+    level: c.res.status >= 500 ? "error" : "info",
+    msg: "request",
+    requestId,
+    method: c.req.method,
+    path: c.req.path,
+    status: c.res.status,
+    durationMs: clock.now() - started,
+    ...(c.get("principal") ? { tenant: c.get("principal").tenant } : {}),
+  });
+};

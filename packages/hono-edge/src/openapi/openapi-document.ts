@@ -1,0 +1,140 @@
+import { ConsultarBodySchema, ERROR_CATALOGUE, ERROR_CODES, EnvelopeSchema, type ErrorCode } from "@voar/core";
+import { z } from "zod";
+import { PaganteListSchema, PaganteUpdateSchema } from "../routes/admin-route.js";
+import { TokenRequestSchema, TokenResponseSchema } from "../routes/token-route.js";
+
+/**
+ * The OpenAPI 3.1 description of the service, generated from the zod schemas (core's wire schemas and this
+ * package's own) with zod 4's `z.toJSONSchema`: every schema with an `id` becomes a component, referenced
+ * by `$ref`, so the document cannot drift from what the code validates and writes.
+ */
+
+type Json = Record<string, unknown>;
+
+const ref = (id: string): Json => ({ $ref: `#/components/schemas/${id}` });
+
+/** The components of every registered schema, plus the unions the routes use. */
+const components = (): Record<string, Json> => {
+  // Touch the schemas so their modules (and ids) are registered even if nothing else imported them.
+  void [ConsultarBodySchema, EnvelopeSchema, TokenRequestSchema, TokenResponseSchema, PaganteUpdateSchema, PaganteListSchema];
+  const { schemas } = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: "any" });
+  const out: Record<string, Json> = {};
+  for (const [id, schema] of Object.entries(schemas)) {
+    // Each entry is a standalone document; as a component it needs neither its own dialect nor its own id.
+    const { $schema: _dialect, $id: _id, ...rest } = schema as Json;
+    out[id] = rest;
+  }
+  out["ConsultaAereoBody"] = { anyOf: [ref("ConsultaAereoRequest"), ref("ConsultaAereoPoll")] };
+  out["RespostaSucesso"] = { anyOf: [ref("RespostaModoA"), ref("RespostaModoB")] };
+  return out;
+};
+
+/** Every `$ref` target id under a node. */
+const refsIn = (node: unknown, out: Set<string>): Set<string> => {
+  if (Array.isArray(node)) for (const n of node) refsIn(n, out);
+  else if (typeof node === "object" && node !== null) {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === "$ref" && typeof v === "string") out.add(v.slice("#/components/schemas/".length));
+      else refsIn(v, out);
+    }
+  }
+  return out;
+};
+
+/** Keeps the components the paths reach (the global registry may hold schemas of other modules). */
+const reachable = (paths: Json, all: Record<string, Json>): Record<string, Json> => {
+  const keep = new Set<string>();
+  const queue = [...refsIn(paths, new Set())];
+  for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
+    if (keep.has(id) || !all[id]) continue;
+    keep.add(id);
+    queue.push(...refsIn(all[id], new Set()));
+  }
+  return Object.fromEntries(Object.entries(all).filter(([id]) => keep.has(id)));
+};
+
+const json = (schema: Json, description: string): Json => ({ description, content: { "application/json": { schema } } });
+
+const errorsOf = (codes: readonly ErrorCode[]): Json => {
+  const byStatus = new Map<number, string[]>();
+  for (const code of codes) byStatus.set(ERROR_CATALOGUE[code].status, [...(byStatus.get(ERROR_CATALOGUE[code].status) ?? []), code]);
+  return Object.fromEntries([...byStatus].map(([status, list]) => [String(status), json(ref("RespostaErro"), `Falha: ${list.join(", ")}.`)]));
+};
+
+const SEARCH_ERRORS: readonly ErrorCode[] = ERROR_CODES;
+const bearer = [{ bearer: [] }, { oauth2: [] }];
+
+/**
+ * Builds the OpenAPI 3.1 document for a base path.
+ *
+ * @example
+ * app.get("/api/openapi.json", (c) => c.json(openApiDocument("/api")));
+ */
+export const openApiDocument = (basePath: string): Json => {
+  const searchBody = { required: true, content: { "application/json": { schema: ref("ConsultaAereoBody") } } };
+  const paths: Json = {
+    [`${basePath}/ConsultaAereo/Consultar`]: {
+      post: {
+        summary: "Inicia ou consulta uma busca progressiva",
+        security: bearer,
+        requestBody: searchBody,
+        responses: { "200": json(ref("RespostaSucesso"), "Resultado acumulado da busca, para a página pedida."), ...errorsOf(SEARCH_ERRORS) },
+      },
+    },
+    [`${basePath}/ConsultaAereo/Stream`]: {
+      post: {
+        summary: "A mesma busca como Server-Sent Events",
+        description:
+          "Um evento por versão do resultado: id é a versão, data é o mesmo envelope da consulta. O último evento tem Completed true. " +
+          "Last-Event-ID retoma depois daquela versão.",
+        security: bearer,
+        parameters: [{ name: "Last-Event-ID", in: "header", required: false, schema: { type: "string", pattern: "^\\d+$" } }],
+        requestBody: searchBody,
+        responses: {
+          "200": { description: "Fluxo de eventos; cada data é um RespostaSucesso ou RespostaErro.", content: { "text/event-stream": { schema: { type: "string" } } } },
+          ...errorsOf(["REQUISICAO_INVALIDA", "NAO_AUTORIZADO", "CORPO_GRANDE_DEMAIS", "LIMITE_EXCEDIDO", "ERRO_INTERNO"]),
+        },
+      },
+    },
+    [`${basePath}/Token`]: {
+      post: {
+        summary: "Token de acesso (OAuth2, concessão por senha)",
+        requestBody: {
+          required: true,
+          content: { "application/x-www-form-urlencoded": { schema: ref("TokenRequest") }, "application/json": { schema: ref("TokenRequest") } },
+        },
+        responses: { "200": json(ref("TokenResponse"), "Token emitido."), ...errorsOf(["REQUISICAO_INVALIDA", "NAO_AUTORIZADO", "LIMITE_EXCEDIDO"]) },
+      },
+    },
+    [`${basePath}/admin/pagante`]: {
+      get: { summary: "Chave Pagante por companhia", security: [{ adminKey: [] }], responses: { "200": json(ref("PaganteLista"), "Estado atual."), ...errorsOf(["NAO_AUTORIZADO"]) } },
+      put: {
+        summary: "Liga ou desliga os voos pagantes de uma companhia",
+        security: [{ adminKey: [] }],
+        requestBody: { required: true, content: { "application/json": { schema: ref("PaganteAtualizacao") } } },
+        responses: { "200": json(ref("PaganteLista"), "Estado depois da mudança."), ...errorsOf(["REQUISICAO_INVALIDA", "NAO_AUTORIZADO"]) },
+      },
+    },
+    "/health": { get: { summary: "Saúde do serviço", responses: { "200": json({ type: "object", properties: { status: { const: "ok" } } }, "O serviço responde.") } } },
+  };
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Voar: busca de voos progressiva",
+      version: "0.1.0",
+      description:
+        "Busca de voos em todas as companhias (Modo A, paginada), comparação entre agências (Modo B) e busca numa só companhia. " +
+        "A busca é progressiva: repita a consulta (ou envie { Token }) até Completed ser true, ou use o fluxo SSE.",
+    },
+    servers: [{ url: "/" }],
+    paths,
+    components: {
+      schemas: reachable(paths, components()),
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", description: "Chave de API ou token emitido por /Token." },
+        oauth2: { type: "oauth2", flows: { password: { tokenUrl: `${basePath}/Token`, scopes: {} } } },
+        adminKey: { type: "apiKey", in: "header", name: "X-Admin-Key" },
+      },
+    },
+  };
+};

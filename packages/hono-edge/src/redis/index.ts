@@ -1,0 +1,13 @@
+/**
+ * `@voar/hono-edge/redis`: the Redis session store, for several instances of the service sharing their
+ * searches. Node-only (ioredis), so it lives apart from the main entry, which stays runtime-neutral.
+ *
+ * @example
+ * import { createApp } from "@voar/hono-edge";
+ * import { createRedisSessionStore } from "@voar/hono-edge/redis";
+ *
+ * const store = createRedisSessionStore({ redis: process.env.REDIS_URL ?? "redis://127.0.0.1:6379", ttlMs: config.search.ttlMs });
+ * const app = createApp({ config, sources, store, instanceId: process.env.HOSTNAME });
+ */
+export { createRedisSessionStore, type RedisSessionStore, type RedisSessionStoreOptions } from "./redis-session-store.js";
+export { redisKeys, type RedisKeys } from "./redis-keys.js";

@@ -1,0 +1,108 @@
+/**
+ * The Lua scripts of the Redis session store. Each runs atomically on the server, so the checks and writes
+ * of one step (lease, version, change log, expiry, notification) can never interleave with another
+ * instance's. Lease expiry compares against the server's `TIME`: one clock for every instance.
+ *
+ * Data model, per search (see `redis-keys.ts`): a hash `search:<id>` (`rec` the record's fixed part as
+ * JSON, `v` version, `done`, `doneAt`, `owner`, `exp` lease expiry, `map` the key of the query mapping),
+ * a list `changes:<id>` (one JSON change per version, each starting with `{"version":N`), and the mapping
+ * `key:<search key>` -> id. Scripts touch keys derived from a prefix that they do not all receive in
+ * `KEYS`: fine on one Redis; on a cluster, put a hash tag in the prefix (`{voar}:`) so every key shares a slot.
+ */
+
+const NOW = `local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+/** True when `owner` may write: the lease is free, expired or its own. Needs `now`. */
+const HOLDS = `local function holds(h, owner)
+  local f = redis.call('HMGET', h, 'owner', 'exp')
+  return (not f[1]) or f[1] == '' or f[1] == owner or (tonumber(f[2]) or 0) <= now
+end`;
+
+/**
+ * KEYS: mapping, hash, changes list of the candidate. ARGV: id, record JSON, lease owner, lease expiry,
+ * completed (0/1), completedAt, expire-at (epoch ms), hash key prefix.
+ * Returns `{1}` when the candidate was stored (or was born expired), `{0, id, fields}` to join.
+ */
+export const OPEN_OR_JOIN = `${NOW}
+local existing = redis.call('GET', KEYS[1])
+if existing then
+  local fields = redis.call('HGETALL', ARGV[8] .. existing)
+  if #fields > 0 then return {0, existing, fields} end
+end
+local life = tonumber(ARGV[7]) - now
+if life <= 0 then return {1} end
+redis.call('DEL', KEYS[2], KEYS[3])
+redis.call('HSET', KEYS[2], 'rec', ARGV[2], 'v', 0, 'done', ARGV[5], 'doneAt', ARGV[6], 'owner', ARGV[3], 'exp', ARGV[4], 'map', KEYS[1])
+redis.call('PEXPIRE', KEYS[2], life)
+redis.call('SET', KEYS[1], ARGV[1], 'PX', life)
+return {1}`;
+
+/**
+ * KEYS: hash, changes list. ARGV: owner, lease ms, version, completed (0/1), change JSON, ttl ms, channel, id.
+ * Returns the list's new length, or -1 when the search is gone or complete, the lease is another's, or the
+ * version does not follow the recorded one.
+ */
+export const APPEND = `${NOW}
+${HOLDS}
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+local f = redis.call('HMGET', KEYS[1], 'done', 'v', 'map')
+if f[1] == '1' or not holds(KEYS[1], ARGV[1]) then return -1 end
+local version = tonumber(ARGV[3])
+if version <= (tonumber(f[2]) or 0) then return -1 end
+local len = redis.call('RPUSH', KEYS[2], ARGV[5])
+redis.call('HSET', KEYS[1], 'v', version, 'owner', ARGV[1], 'exp', now + tonumber(ARGV[2]))
+if ARGV[4] == '1' then
+  local ttl = tonumber(ARGV[6])
+  redis.call('HSET', KEYS[1], 'done', '1', 'doneAt', now)
+  if f[3] and redis.call('GET', f[3]) == ARGV[8] then redis.call('PEXPIRE', f[3], ttl) end
+  redis.call('PEXPIRE', KEYS[1], ttl)
+  redis.call('PEXPIRE', KEYS[2], ttl)
+else
+  local pttl = redis.call('PTTL', KEYS[1])
+  if pttl > 0 then redis.call('PEXPIRE', KEYS[2], pttl) end
+end
+redis.call('PUBLISH', ARGV[7], version)
+return len`;
+
+/** KEYS: hash. ARGV: owner, lease ms. Returns 1 when the lease is now `owner`'s. */
+export const ACQUIRE_LEASE = `${NOW}
+${HOLDS}
+if redis.call('EXISTS', KEYS[1]) == 0 or not holds(KEYS[1], ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'exp', now + tonumber(ARGV[2]))
+return 1`;
+
+/** KEYS: hash. ARGV: owner. Clears the lease if `owner` holds it. */
+export const RELEASE_LEASE = `if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then redis.call('HDEL', KEYS[1], 'owner', 'exp') end
+return 0`;
+
+const VERSION_OF = `local function version_of(item) return item and tonumber(string.match(item, '^{"version":(%d+)')) end`;
+
+/**
+ * KEYS: changes list. ARGV: after version. The changes from the one after `after` on, found by index
+ * (versions are consecutive); when the log is not what that assumes, the whole log (the caller filters).
+ */
+export const CHANGES_AFTER = `${VERSION_OF}
+local after = tonumber(ARGV[1])
+local first = version_of(redis.call('LINDEX', KEYS[1], 0))
+if not first then return {} end
+if first > after then return redis.call('LRANGE', KEYS[1], 0, -1) end
+local start = after - first + 1
+local at = version_of(redis.call('LINDEX', KEYS[1], start))
+if at == after + 1 then return redis.call('LRANGE', KEYS[1], start, -1) end
+local last = version_of(redis.call('LINDEX', KEYS[1], -1))
+if not at and last and last <= after then return {} end
+return redis.call('LRANGE', KEYS[1], 0, -1)`;
+
+/**
+ * KEYS: changes list, hash. ARGV: count, first version, last version, cumulative change JSON. Replaces the
+ * oldest `count` changes by one cumulative change, if they are still the ones the caller folded.
+ */
+export const COMPACT = `${VERSION_OF}
+local n = tonumber(ARGV[1])
+if version_of(redis.call('LINDEX', KEYS[1], 0)) ~= tonumber(ARGV[2]) then return 0 end
+if version_of(redis.call('LINDEX', KEYS[1], n - 1)) ~= tonumber(ARGV[3]) then return 0 end
+redis.call('LTRIM', KEYS[1], n, -1)
+redis.call('LPUSH', KEYS[1], ARGV[4])
+local pttl = redis.call('PTTL', KEYS[2])
+if pttl > 0 then redis.call('PEXPIRE', KEYS[1], pttl) end
+return 1`;

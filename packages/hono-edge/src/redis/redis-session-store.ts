@@ -1,0 +1,123 @@
+import { Redis } from "ioredis";
+import { silentLogger, type Logger } from "../logging/logger.js";
+import { mergeChanges, type SearchChange } from "../search/search-change.js";
+import type { SearchRecord, SessionStore } from "../search/session-store.js";
+import { luaScript } from "./lua-runner.js";
+import { ACQUIRE_LEASE, APPEND, CHANGES_AFTER, COMPACT, OPEN_OR_JOIN, RELEASE_LEASE } from "./lua-scripts.js";
+import { decodeChange, encodeChange, pairsToHash, recordFromHash, recordToFields } from "./record-codec.js";
+import { redisKeys } from "./redis-keys.js";
+import { createRedisWatchers } from "./redis-watchers.js";
+
+/** Options of {@link createRedisSessionStore}. */
+export interface RedisSessionStoreOptions {
+  /**
+   * The Redis to use: a URL (`redis://127.0.0.1:6379`; the store opens and closes its connections) or an
+   * ioredis client (the caller keeps it and closes it; the store only duplicates it for pub/sub).
+   */
+  readonly redis: string | Redis;
+  /** How long a search is kept after completion (one that never completes: after its deadline). */
+  readonly ttlMs: number;
+  /** Prefix of every key and channel; one per deployment (or per test). Default `voar:`. */
+  readonly keyPrefix?: string | undefined;
+  /** Changes kept per search before the oldest are folded into one cumulative change. Default 256. */
+  readonly maxChangesPerSearch?: number | undefined;
+  /** Where connection-level problems are reported. Default: nowhere. */
+  readonly logger?: Logger | undefined;
+}
+
+/** The Redis session store: the port, plus `close()` to end its connections. */
+export interface RedisSessionStore extends SessionStore {
+  /** Closes the connections the store opened (the pub/sub one always; the main one if it came from a URL). */
+  close(): Promise<void>;
+}
+
+/**
+ * A {@link SessionStore} on Redis, for several instances serving the same searches: snapshots are shared as
+ * a per-search log of changes, a search is opened atomically per query, each append checks the lease in
+ * the same Lua script that writes it (so an instance that lost its lease can never write again), watchers
+ * hear of new versions through pub/sub, and Redis expires everything by itself (`PEXPIRE`). Node-only:
+ * import it from `@voar/hono-edge/redis`.
+ *
+ * @example
+ * const store = createRedisSessionStore({ redis: "redis://127.0.0.1:6379", ttlMs: config.search.ttlMs });
+ * const app = createApp({ config, sources, store });
+ * // at shutdown, after the app: await store.close();
+ */
+export const createRedisSessionStore = (options: RedisSessionStoreOptions): RedisSessionStore => {
+  const owned = typeof options.redis === "string";
+  const redis = typeof options.redis === "string" ? new Redis(options.redis, { lazyConnect: false }) : options.redis;
+  const logger = options.logger ?? silentLogger;
+  const keys = redisKeys(options.keyPrefix ?? "voar:");
+  const maxChanges = Math.max(2, options.maxChangesPerSearch ?? 256);
+  const watchers = createRedisWatchers(() => redis.duplicate(), logger);
+  const scripts = {
+    open: luaScript(redis, OPEN_OR_JOIN),
+    append: luaScript(redis, APPEND),
+    acquire: luaScript(redis, ACQUIRE_LEASE),
+    release: luaScript(redis, RELEASE_LEASE),
+    changesAfter: luaScript(redis, CHANGES_AFTER),
+    compact: luaScript(redis, COMPACT),
+  };
+
+  /** Expiry of a new search: completed ones `ttl` after completion, the others `ttl` after their deadline. */
+  const expiresAt = (r: SearchRecord) => (r.completed ? (r.completedAt ?? r.createdAt) : r.deadlineAt) + options.ttlMs;
+
+  /**
+   * Folds the oldest changes of a long log into one cumulative change, down to half of `maxChanges` so that
+   * it happens once in a while, not at every append. Skipped if the log moved meanwhile (another instance
+   * compacted it first).
+   */
+  const compact = async (id: string, length: number) => {
+    const count = length - Math.floor(maxChanges / 2) + 1;
+    const oldest = ((await redis.lrange(keys.changes(id), 0, count - 1)) as string[]).map(decodeChange);
+    if (oldest.length < 2) return;
+    const folded = oldest.reduce(mergeChanges);
+    await scripts.compact.run([keys.changes(id), keys.search(id)], [oldest.length, oldest[0]!.version, oldest.at(-1)!.version, encodeChange(folded)]);
+  };
+
+  return {
+    async openOrJoin(candidate) {
+      const f = recordToFields(candidate);
+      const reply = (await scripts.open.run(
+        [keys.mapping(candidate.key), keys.search(candidate.id), keys.changes(candidate.id)],
+        [candidate.id, f.rec, f.owner, f.exp, f.done, f.doneAt, expiresAt(candidate), keys.searchPrefix],
+      )) as [number, string?, string[]?];
+      if (reply[0] === 1) return { record: candidate, created: true };
+      const record = recordFromHash(pairsToHash(reply[2] ?? []));
+      if (!record) throw new Error(`redis session store: search ${reply[1] ?? "?"} has no record`);
+      return { record, created: false };
+    },
+    async get(id) {
+      return recordFromHash(await redis.hgetall(keys.search(id)));
+    },
+    async append(id, change, owner, leaseMs) {
+      const length = (await scripts.append.run(
+        [keys.search(id), keys.changes(id)],
+        [owner, leaseMs, change.version, change.completed ? "1" : "0", encodeChange(change), options.ttlMs, keys.channel(id), id],
+      )) as number;
+      if (length < 0) return false;
+      if (length > maxChanges && !change.completed) await compact(id, length);
+      return true;
+    },
+    async changes(id, afterVersion) {
+      const raw = (await scripts.changesAfter.run([keys.changes(id)], [afterVersion])) as string[];
+      const all = raw.map(decodeChange);
+      // The script already cut the log unless it looked irregular; the same rule as the memory store either way.
+      const first = all.findIndex((c: SearchChange) => c.version > afterVersion);
+      return first < 0 ? [] : all.slice(first);
+    },
+    async acquireLease(id, owner, leaseMs) {
+      return (await scripts.acquire.run([keys.search(id)], [owner, leaseMs])) === 1;
+    },
+    async releaseLease(id, owner) {
+      await scripts.release.run([keys.search(id)], [owner]);
+    },
+    watch(id, listener) {
+      return watchers.watch(keys.channel(id), listener);
+    },
+    async close() {
+      await watchers.close();
+      if (owned) await redis.quit();
+    },
+  };
+};

@@ -1,0 +1,64 @@
+import type { Redis } from "ioredis";
+import type { Logger } from "../logging/logger.js";
+import type { Unwatch } from "../search/session-store.js";
+
+/** Listeners of pub/sub channels over one subscriber connection. */
+export interface RedisWatchers {
+  /** Calls `listener` with each version published on `channel`; resolves once Redis confirmed the subscription. */
+  watch(channel: string, listener: (version: number) => void): Promise<Unwatch>;
+  /** Closes the subscriber connection (if one was opened). */
+  close(): Promise<void>;
+}
+
+/**
+ * Multiplexes watches over a single subscriber connection, opened on the first watch (`connect()` makes
+ * it, e.g. `redis.duplicate()`): one `SUBSCRIBE` per channel however many watchers it has, `UNSUBSCRIBE`
+ * when the last one leaves. Commands on one connection run in order, so a quick unwatch/watch pair on a
+ * channel ends subscribed. ioredis subscribes again by itself after a reconnection.
+ */
+export const createRedisWatchers = (connect: () => Redis, logger: Logger): RedisWatchers => {
+  /** Per channel: its listeners, and the subscription every watch of it waits for. */
+  const channels = new Map<string, { readonly listeners: Set<(version: number) => void>; readonly ready: Promise<unknown> }>();
+  let subscriber: Redis | undefined;
+
+  const open = (): Redis => {
+    if (subscriber) return subscriber;
+    const s = connect();
+    s.on("message", (channel: string, message: string) => {
+      const version = Number(message);
+      for (const listener of [...(channels.get(channel)?.listeners ?? [])]) listener(version);
+    });
+    return (subscriber = s);
+  };
+
+  return {
+    async watch(channel, listener) {
+      const s = open();
+      let entry = channels.get(channel);
+      if (!entry) {
+        const ready = s.subscribe(channel).catch((e: unknown) => {
+          if (channels.get(channel)?.ready === ready) channels.delete(channel);
+          throw e;
+        });
+        channels.set(channel, (entry = { listeners: new Set(), ready }));
+      }
+      entry.listeners.add(listener);
+      await entry.ready;
+      return () => {
+        const current = channels.get(channel);
+        if (!current?.listeners.delete(listener) || current.listeners.size > 0) return;
+        channels.delete(channel);
+        s.unsubscribe(channel).catch((e: unknown) =>
+          // Only a closing connection fails here, and closing it unsubscribes anyway: logged, not retried.
+          logger.log({ level: "warn", msg: "redis.unsubscribe_failed", error: e instanceof Error ? e.message : String(e) }),
+        );
+      };
+    },
+    async close() {
+      channels.clear();
+      const s = subscriber;
+      subscriber = undefined;
+      if (s) await s.quit();
+    },
+  };
+};

@@ -1,0 +1,91 @@
+import { errorEnvelope } from "@voar/core";
+import type { Handler } from "hono";
+import type { AppEnv } from "../app/app-env.js";
+import type { Logger } from "../logging/logger.js";
+import { envelopeOf, resolveSearch, type SearchRouteDeps } from "./search-request.js";
+
+/** Settings of the SSE stream. */
+export interface StreamSettings {
+  /** A comment line after this long without a snapshot. */
+  readonly keepAliveMs: number;
+  /** The `retry:` reconnection hint. */
+  readonly retryMs: number;
+  readonly logger: Logger;
+  /** The app's shutdown signal: open streams end (without a final event) so clients resume elsewhere. */
+  readonly shutdown?: AbortSignal | undefined;
+}
+
+const encoder = new TextEncoder();
+
+/** `Last-Event-ID` as a version; anything but a plain non-negative integer counts as absent. */
+const lastEventIdOf = (header: string | undefined): number | undefined =>
+  header !== undefined && /^\d{1,15}$/.test(header.trim()) ? Number(header.trim()) : undefined;
+
+/**
+ * `POST /ConsultaAereo/Stream`: the same search as Server-Sent Events. One event per snapshot, `id:` its
+ * version and `data:` the same envelope the polling answer has for the page asked; the stream ends after
+ * the event whose envelope has `Completed: true`. `Last-Event-ID` resumes after that version (see
+ * `watchSearch`). Request errors (401, 400, 413, 429) answer as JSON envelopes before any stream starts.
+ * Events use the default type (`message`), so any SSE reader sees them without naming an event.
+ */
+export const streamHandler =
+  (deps: SearchRouteDeps, settings: StreamSettings): Handler<AppEnv> =>
+  async (c) => {
+    const resolved = await resolveSearch(deps, c);
+    const requestId = c.get("requestId");
+    const abort = new AbortController();
+    const onShutdown = () => abort.abort();
+    settings.shutdown?.addEventListener("abort", onShutdown, { once: true });
+    const release = () => settings.shutdown?.removeEventListener("abort", onShutdown);
+    const updates = deps.hub.updates(resolved.record, lastEventIdOf(c.req.header("last-event-id")), settings.keepAliveMs, abort.signal);
+    let started = false;
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (!started) {
+          started = true;
+          controller.enqueue(encoder.encode(`retry: ${settings.retryMs}\n\n`));
+          return;
+        }
+        try {
+          const step = await updates.next();
+          if (cancelled) return; // the client went away while we waited
+          if (step.done) {
+            release();
+            controller.close();
+            return;
+          }
+          if (step.value.kind === "keep-alive") {
+            controller.enqueue(encoder.encode(": keep-alive\n\n"));
+            return;
+          }
+          const s = step.value.snapshot;
+          const envelope = envelopeOf(deps, s, resolved, requestId).body;
+          controller.enqueue(encoder.encode(`id: ${s.version}\ndata: ${JSON.stringify(envelope)}\n\n`));
+        } catch (e) {
+          // A bug while streaming: logged with its detail, answered as a final ERRO_INTERNO event without it.
+          settings.logger.log({ level: "error", msg: "stream.failed", requestId, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+          const { body: failure } = errorEnvelope("ERRO_INTERNO", { requestId, token: resolved.record.id });
+          controller.enqueue(encoder.encode(`data: ${JSON.stringify(failure)}\n\n`));
+          controller.close();
+          abort.abort();
+          release();
+        }
+      },
+      async cancel() {
+        cancelled = true;
+        release();
+        abort.abort();
+        await updates.return(undefined);
+      },
+    });
+    return new Response(body, {
+      status: 200,
+      headers: {
+        "Content-Type": "text/event-stream; charset=utf-8",
+        "Cache-Control": "no-cache, no-transform",
+        "X-Accel-Buffering": "no",
+        "X-Request-Id": requestId,
+      },
+    });
+  };

@@ -1,0 +1,132 @@
+import type { Clock } from "../clock.js";
+import { mergeChanges, type SearchChange } from "./search-change.js";
+import type { OpenResult, SearchRecord, SessionStore, Unwatch } from "./session-store.js";
+
+/** Options of {@link createMemorySessionStore}. */
+export interface MemorySessionStoreOptions {
+  readonly clock: Clock;
+  /** Searches kept at once; beyond it the least recently used is evicted, completed ones first. */
+  readonly maxSessions: number;
+  /** How long a search is kept after completion (one that never completes: after its deadline). */
+  readonly ttlMs: number;
+  /** Changes kept per search before the oldest are compacted into one cumulative change. Default 256. */
+  readonly maxChangesPerSearch?: number | undefined;
+}
+
+interface Entry {
+  record: SearchRecord;
+  log: SearchChange[];
+  readonly listeners: Set<(version: number) => void>;
+}
+
+/**
+ * The in-memory session store: one process, bounded (`maxSessions`, least recently used evicted, completed
+ * searches before running ones), with TTL eviction after completion, and a change log per search compacted
+ * past `maxChangesPerSearch`. Two apps given the same instance behave like two instances sharing a store.
+ *
+ * @example
+ * const store = createMemorySessionStore({ clock: systemClock, maxSessions: 1_000, ttlMs: 600_000 });
+ */
+export const createMemorySessionStore = (options: MemorySessionStoreOptions): SessionStore => {
+  const byId = new Map<string, Entry>(); // in least-recently-used order
+  const byKey = new Map<string, string>();
+  const maxChanges = Math.max(2, options.maxChangesPerSearch ?? 256);
+
+  const expired = (r: SearchRecord, now: number) => now >= (r.completed ? (r.completedAt ?? r.createdAt) : r.deadlineAt) + options.ttlMs;
+
+  const remove = (id: string) => {
+    const entry = byId.get(id);
+    if (!entry) return;
+    byId.delete(id);
+    if (byKey.get(entry.record.key) === id) byKey.delete(entry.record.key);
+  };
+
+  /** The live entry of an id, marked as just used; an expired one is removed. */
+  const live = (id: string): Entry | undefined => {
+    const entry = byId.get(id);
+    if (!entry) return undefined;
+    if (expired(entry.record, options.clock.now())) {
+      remove(id);
+      return undefined;
+    }
+    byId.delete(id);
+    byId.set(id, entry);
+    return entry;
+  };
+
+  const makeRoom = () => {
+    const now = options.clock.now();
+    for (const [id, e] of byId) if (expired(e.record, now)) remove(id);
+    while (byId.size >= options.maxSessions) {
+      let victim: string | undefined;
+      for (const [id, e] of byId) {
+        if (e.record.completed) {
+          victim = id;
+          break;
+        }
+      }
+      remove(victim ?? byId.keys().next().value!);
+    }
+  };
+
+  const holds = (r: SearchRecord, owner: string, now: number) => !r.lease || r.lease.owner === owner || r.lease.expiresAt <= now;
+
+  return {
+    openOrJoin(candidate) {
+      const id = byKey.get(candidate.key);
+      const existing = id === undefined ? undefined : live(id);
+      if (existing) return Promise.resolve<OpenResult>({ record: existing.record, created: false });
+      makeRoom();
+      byId.set(candidate.id, { record: candidate, log: [], listeners: new Set() });
+      byKey.set(candidate.key, candidate.id);
+      return Promise.resolve<OpenResult>({ record: candidate, created: true });
+    },
+    get(id) {
+      return Promise.resolve(live(id)?.record);
+    },
+    append(id, change, owner, leaseMs) {
+      const entry = live(id);
+      const now = options.clock.now();
+      if (!entry || !holds(entry.record, owner, now) || entry.record.completed) return Promise.resolve(false);
+      entry.log.push(change);
+      if (entry.log.length > maxChanges) {
+        const drop = entry.log.length - maxChanges + 1;
+        const folded = entry.log.slice(0, drop).reduce(mergeChanges);
+        entry.log = [folded, ...entry.log.slice(drop)];
+      }
+      entry.record = {
+        ...entry.record,
+        version: change.version,
+        completed: change.completed,
+        completedAt: change.completed ? now : undefined,
+        lease: { owner, expiresAt: now + leaseMs },
+      };
+      for (const listener of [...entry.listeners]) listener(change.version);
+      return Promise.resolve(true);
+    },
+    changes(id, afterVersion) {
+      const entry = live(id);
+      if (!entry) return Promise.resolve([]);
+      const first = entry.log.findIndex((c) => c.version > afterVersion);
+      return Promise.resolve(first < 0 ? [] : entry.log.slice(first));
+    },
+    acquireLease(id, owner, leaseMs) {
+      const entry = live(id);
+      const now = options.clock.now();
+      if (!entry || !holds(entry.record, owner, now)) return Promise.resolve(false);
+      entry.record = { ...entry.record, lease: { owner, expiresAt: now + leaseMs } };
+      return Promise.resolve(true);
+    },
+    releaseLease(id, owner) {
+      const entry = byId.get(id);
+      if (entry?.record.lease?.owner === owner) entry.record = { ...entry.record, lease: undefined };
+      return Promise.resolve();
+    },
+    watch(id, listener) {
+      const entry = byId.get(id);
+      if (!entry) return Promise.resolve<Unwatch>(() => undefined);
+      entry.listeners.add(listener);
+      return Promise.resolve<Unwatch>(() => entry.listeners.delete(listener));
+    },
+  };
+};

@@ -1,0 +1,71 @@
+import { initialSnapshot, reduce, type Offer, type SearchSnapshot, type SourceProgress } from "@voar/core";
+import type { SearchRecord } from "./session-store.js";
+
+/**
+ * One step of a search as the session store keeps it: plain, serializable data from which any instance
+ * rebuilds the engine's snapshot with core's `initialSnapshot` and `reduce`. The store appends one per
+ * snapshot version; replaying them in order gives the same offers, progress and version numbers.
+ */
+export interface SearchChange {
+  /** The snapshot version this change leads to; consecutive within a search (1, 2, 3...). */
+  readonly version: number;
+  /** Offers new or refined at this version (every offer when `cumulative`). */
+  readonly offers: readonly Offer[];
+  /** Progress of every source at this version. */
+  readonly sources: readonly SourceProgress[];
+  readonly completed: boolean;
+  readonly completion?: "finished" | "deadline" | undefined;
+  /**
+   * True when this change holds the whole state at its version: a store that compacts its log replaces
+   * the oldest changes by one cumulative change, and the versions before it are gone.
+   */
+  readonly cumulative?: boolean | undefined;
+}
+
+/** The snapshot of a search before any change (version 0). */
+export const emptySnapshotOf = (record: SearchRecord): SearchSnapshot =>
+  initialSnapshot(record.query, record.sources, { hiddenCashAirlines: record.hiddenCashAirlines });
+
+/**
+ * Applies a change to a snapshot: its offers through core's `reduce` (one batch per source, so the result
+ * indexes and groups are built exactly as the engine built them), then the recorded progress and version.
+ * A cumulative change starts over from the search's empty snapshot.
+ */
+export const applyChange = (record: SearchRecord, s: SearchSnapshot, change: SearchChange): SearchSnapshot => {
+  let next = change.cumulative ? emptySnapshotOf(record) : s;
+  const bySource = new Map<string, Offer[]>();
+  for (const offer of change.offers) {
+    const list = bySource.get(offer.sourceId);
+    if (list) list.push(offer);
+    else bySource.set(offer.sourceId, [offer]);
+  }
+  for (const [sourceId, offers] of bySource) next = reduce(next, { type: "batch", sourceId, offers });
+  return { ...next, version: change.version, sources: change.sources, completed: change.completed, completion: change.completion };
+};
+
+/** Folds changes, oldest first, onto a snapshot. */
+export const applyChanges = (record: SearchRecord, s: SearchSnapshot, changes: readonly SearchChange[]): SearchSnapshot =>
+  changes.reduce((acc, c) => applyChange(record, acc, c), s);
+
+/** Two consecutive changes as one cumulative change (a later version of an offer wins). */
+export const mergeChanges = (earlier: SearchChange, later: SearchChange): SearchChange => {
+  const offers = new Map<string, Offer>();
+  for (const o of earlier.offers) offers.set(o.id, o);
+  for (const o of later.offers) offers.set(o.id, o);
+  return { ...later, offers: [...offers.values()], cumulative: true };
+};
+
+/**
+ * The offers of an engine snapshot that a previous one did not have, or had in another version. `seen`
+ * holds the offers already recorded and is updated; the engine refines an offer by replacing it, so
+ * identity tells a change.
+ */
+export const changedOffers = (snapshot: SearchSnapshot, seen: Map<string, Offer>): Offer[] => {
+  const changed: Offer[] = [];
+  for (const [id, offer] of snapshot.offers) {
+    if (seen.get(id) === offer) continue;
+    seen.set(id, offer);
+    changed.push(offer);
+  }
+  return changed;
+};

@@ -1,0 +1,130 @@
+import { sourcesFor, type SearchQuery, type SearchSnapshot, type SearchSource } from "@voar/core";
+import type { Clock } from "../clock.js";
+import type { Logger } from "../logging/logger.js";
+import { runSearch, type RunningSearch } from "./run-search.js";
+import { applyChanges, emptySnapshotOf } from "./search-change.js";
+import { searchKey } from "./search-key.js";
+import type { SearchRecord, SessionStore } from "./session-store.js";
+import { watchSearch, type SearchUpdate } from "./watch-search.js";
+
+/** What a {@link SearchHub} needs. */
+export interface SearchHubOptions {
+  readonly store: SessionStore;
+  /** Every source this instance may run (already filtered by the configuration). */
+  readonly sources: readonly SearchSource[];
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** This instance's id, the owner of the leases it takes. */
+  readonly instanceId: string;
+  readonly newId: () => string;
+  readonly deadlineMs: number;
+  readonly leaseMs: number;
+  readonly timeoutMs?: number | undefined;
+  readonly maxAttempts?: number | undefined;
+  /** Snapshots kept materialized, most recently used first. */
+  readonly cacheSize: number;
+}
+
+/**
+ * The searches of one instance, over the session store: starts a search or joins the one already running
+ * for the same tenant and query (one engine subscription per search across instances), takes over a search
+ * whose owner stopped renewing its lease, and rebuilds snapshots from the store's changes (cached per
+ * search, so a poll only folds what is new).
+ */
+export class SearchHub {
+  private readonly running = new Map<string, RunningSearch>();
+  private readonly cache = new Map<string, SearchSnapshot>();
+
+  constructor(private readonly o: SearchHubOptions) {}
+
+  /** Starts the search of a query for a tenant, or joins the live one with the same key. */
+  async open(tenant: string, query: SearchQuery, hiddenCashAirlines: readonly number[]): Promise<SearchRecord> {
+    const active = sourcesFor(query, this.o.sources);
+    const now = this.o.clock.now();
+    const candidate: SearchRecord = {
+      id: this.o.newId(),
+      key: searchKey(tenant, query, hiddenCashAirlines),
+      tenant,
+      query,
+      sources: active.map((s) => ({ id: s.id, name: s.name })),
+      hiddenCashAirlines: [...hiddenCashAirlines],
+      createdAt: now,
+      deadlineAt: now + this.o.deadlineMs,
+      version: 0,
+      // No source serves the query: the search is complete (and empty) from the start.
+      completed: active.length === 0,
+      completedAt: active.length === 0 ? now : undefined,
+      lease: { owner: this.o.instanceId, expiresAt: now + this.o.leaseMs },
+    };
+    const { record, created } = await this.o.store.openOrJoin(candidate);
+    if (created) {
+      this.o.logger.log({ level: "info", msg: "search.started", searchId: record.id, tenant, sources: active.length });
+      if (!record.completed) this.start(record, emptySnapshotOf(record), active);
+    } else {
+      await this.ensureRunning(record);
+    }
+    return record;
+  }
+
+  /** A live search of the tenant by id; undefined when unknown, expired or another tenant's. */
+  async find(tenant: string, id: string): Promise<SearchRecord | undefined> {
+    const record = await this.o.store.get(id);
+    if (!record || record.tenant !== tenant) return undefined;
+    await this.ensureRunning(record);
+    return record;
+  }
+
+  /** The latest snapshot of a search, rebuilt from the store (only the changes since the cached one). */
+  async snapshot(record: SearchRecord): Promise<SearchSnapshot> {
+    const cached = this.cache.get(record.id);
+    const changes = await this.o.store.changes(record.id, cached?.version ?? 0);
+    const s = applyChanges(record, cached ?? emptySnapshotOf(record), changes);
+    this.cache.delete(record.id);
+    this.cache.set(record.id, s);
+    if (this.cache.size > this.o.cacheSize) this.cache.delete(this.cache.keys().next().value!);
+    return s;
+  }
+
+  /** Every snapshot of a search after a version (see `watchSearch`), for the SSE stream. */
+  updates(record: SearchRecord, lastEventId: number | undefined, keepAliveMs: number, signal: AbortSignal): AsyncGenerator<SearchUpdate> {
+    return watchSearch({ store: this.o.store, record, lastEventId, keepAliveMs, signal, latest: () => this.snapshot(record) });
+  }
+
+  /** Stops every search this instance runs and gives up their leases, so another instance may take over. */
+  async close(): Promise<void> {
+    await Promise.all([...this.running.values()].map((r) => r.stop(true)));
+  }
+
+  private start(record: SearchRecord, base: SearchSnapshot, sources: readonly SearchSource[]): void {
+    const run = runSearch({
+      record,
+      base,
+      sources,
+      store: this.o.store,
+      owner: this.o.instanceId,
+      leaseMs: this.o.leaseMs,
+      deadlineMs: record.deadlineAt - this.o.clock.now(),
+      timeoutMs: this.o.timeoutMs,
+      maxAttempts: this.o.maxAttempts,
+      logger: this.o.logger,
+      onEnd: () => this.running.delete(record.id),
+    });
+    this.running.set(record.id, run);
+  }
+
+  /**
+   * Takes a search over when it is not complete, not run here, and its lease has lapsed (its instance
+   * stopped or died): the sources still pending run again until the original deadline; past the deadline
+   * the search just completes with what it has. Only one instance wins the lease.
+   */
+  private async ensureRunning(record: SearchRecord): Promise<void> {
+    if (record.completed || this.running.has(record.id)) return;
+    if (record.lease && record.lease.expiresAt > this.o.clock.now()) return;
+    if (!(await this.o.store.acquireLease(record.id, this.o.instanceId, this.o.leaseMs))) return;
+    const base = await this.snapshot(record);
+    const pending = new Set(base.sources.filter((p) => p.state === "pending").map((p) => p.id));
+    const sources = this.o.sources.filter((s) => pending.has(s.id));
+    this.o.logger.log({ level: "info", msg: "search.taken_over", searchId: record.id, sources: sources.length });
+    this.start(record, base, this.o.clock.now() < record.deadlineAt ? sources : []);
+  }
+}

@@ -1,0 +1,83 @@
+import type { SearchQuery } from "@voar/core";
+import type { SearchChange } from "./search-change.js";
+
+/**
+ * The session store port: where searches live between requests. The in-memory store is the default; a
+ * shared store (Redis) lets several instances serve the same searches. Everything crossing the port is
+ * plain data (JSON-serializable), every method is async, and expiry runs on the store's own clock.
+ *
+ * What a shared implementation must guarantee:
+ * - `openOrJoin` is atomic per `key` (e.g. `SET key id NX`): two instances never both create a search.
+ * - `append` checks the lease owner and writes the change, the record's version/completion and the lease
+ *   renewal atomically (e.g. a Lua script over a hash and a list), then notifies watchers (pub/sub).
+ * - Completed searches expire `ttl` after completion; the others at their deadline plus `ttl`.
+ */
+
+/** Which instance runs a search's engine, and until when (store clock, epoch ms) its claim holds. */
+export interface SearchLease {
+  readonly owner: string;
+  readonly expiresAt: number;
+}
+
+/** A search as the store keeps it. */
+export interface SearchRecord {
+  /** The search id: the envelope's `Token` / `LeaseId`. */
+  readonly id: string;
+  /** What makes two requests the same search: tenant, normalized query, Pagante state (see `searchKey`). */
+  readonly key: string;
+  /** The tenant that owns it; other tenants cannot poll it. */
+  readonly tenant: string;
+  readonly query: SearchQuery;
+  /** The sources the search runs, in order: with the query, what rebuilds its empty snapshot. */
+  readonly sources: readonly { readonly id: string; readonly name: string }[];
+  /** Airlines whose cash offers the search leaves out (Pagante switch off when it started). */
+  readonly hiddenCashAirlines: readonly number[];
+  /** Epoch ms. */
+  readonly createdAt: number;
+  /** Epoch ms by which the search completes (creation + deadline). */
+  readonly deadlineAt: number;
+  /** Version of the latest change; 0 before any. */
+  readonly version: number;
+  readonly completed: boolean;
+  /** Epoch ms of completion; the TTL counts from here. */
+  readonly completedAt?: number | undefined;
+  readonly lease?: SearchLease | undefined;
+}
+
+/** The outcome of {@link SessionStore.openOrJoin}. */
+export interface OpenResult {
+  readonly record: SearchRecord;
+  /** True when the candidate was stored: the caller holds its lease and must run the search. */
+  readonly created: boolean;
+}
+
+/** Stops a watch. */
+export type Unwatch = () => void;
+
+/** The session store port. */
+export interface SessionStore {
+  /**
+   * Atomically returns the live search of `candidate.key`, or stores `candidate` (its `lease` already set to
+   * the caller) when there is none or it expired.
+   */
+  openOrJoin(candidate: SearchRecord): Promise<OpenResult>;
+  /** A live search by id; undefined when unknown, evicted or expired. */
+  get(id: string): Promise<SearchRecord | undefined>;
+  /**
+   * Appends the next change of a search if `owner` holds its lease, renewing the lease for `leaseMs` and
+   * recording the version and completion. False when the lease is someone else's or the search is gone:
+   * the caller must stop running it.
+   */
+  append(id: string, change: SearchChange, owner: string, leaseMs: number): Promise<boolean>;
+  /**
+   * The changes after a version, oldest first. If older changes were compacted, the first one returned is
+   * `cumulative` (the whole state at its version). Empty when the search is unknown.
+   */
+  changes(id: string, afterVersion: number): Promise<readonly SearchChange[]>;
+  /** Takes or renews the lease for `leaseMs` when it is free, expired or already `owner`'s. */
+  acquireLease(id: string, owner: string, leaseMs: number): Promise<boolean>;
+  /** Gives the lease up (after completion, or at shutdown so another instance may take over at once). */
+  releaseLease(id: string, owner: string): Promise<void>;
+  /** Calls `listener` with the new version after every append to the search. */
+  watch(id: string, listener: (version: number) => void): Promise<Unwatch>;
+}

@@ -1,0 +1,125 @@
+import { ErrorEnvelopeSchema } from "@voar/core";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { consultar, NOW, QUERY, testApp } from "./support/app.js";
+
+beforeEach(() => vi.useFakeTimers({ now: NOW }));
+afterEach(() => vi.useRealTimers());
+
+/** A JSON Schema as these assertions read it. */
+interface Schema {
+  readonly properties?: Readonly<Record<string, Schema>>;
+  readonly anyOf?: readonly Schema[];
+  readonly [key: string]: unknown;
+}
+
+/** The parts of the OpenAPI document the tests read. */
+interface OpenApiDoc {
+  readonly openapi: string;
+  readonly paths: Readonly<Record<string, Readonly<Record<string, { readonly responses: Readonly<Record<string, unknown>> }>>>>;
+  readonly components: {
+    readonly schemas: Readonly<Record<string, Schema>>;
+    readonly securitySchemes: { readonly oauth2: { readonly flows: { readonly password: { readonly tokenUrl: string } } } };
+  };
+}
+
+/** Every `$ref` in a JSON document. */
+const refsOf = (node: unknown, out: string[] = []): string[] => {
+  if (Array.isArray(node)) node.forEach((n) => refsOf(n, out));
+  else if (typeof node === "object" && node !== null) {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === "$ref" && typeof v === "string") out.push(v);
+      else refsOf(v, out);
+    }
+  }
+  return out;
+};
+
+describe("GET /api/openapi.json", () => {
+  it("is an OpenAPI 3.1 document of every route, without auth", async () => {
+    const { app } = testApp();
+    const res = await app.request("/api/openapi.json");
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as OpenApiDoc;
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      ["/api/ConsultaAereo/Consultar", "/api/ConsultaAereo/Stream", "/api/Token", "/api/admin/pagante", "/health"].sort(),
+    );
+    const consultar = doc.paths["/api/ConsultaAereo/Consultar"]?.["post"];
+    expect(Object.keys(consultar?.responses ?? {}).sort()).toEqual(["200", "400", "401", "413", "429", "500", "502", "504"]);
+    expect(doc.components.securitySchemes.oauth2.flows.password.tokenUrl).toBe("/api/Token");
+  });
+
+  it("is generated from the zod schemas: components are z.toJSONSchema output and every $ref resolves", async () => {
+    const { app } = testApp();
+    const doc = (await (await app.request("/api/openapi.json")).json()) as OpenApiDoc;
+    const schemas = doc.components.schemas;
+    for (const id of ["ConsultaAereoRequest", "ConsultaAereoPoll", "RespostaModoA", "RespostaModoB", "RespostaErro", "Progresso", "TokenRequest", "PaganteAtualizacao"]) {
+      expect(schemas[id]).toBeDefined();
+    }
+    const registry = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: "any" }).schemas;
+    const { $schema: _, $id: __, ...generated } = registry[ErrorEnvelopeSchema.meta()!.id as string] as Record<string, unknown>;
+    expect(schemas["RespostaErro"]).toEqual(generated);
+    expect(schemas["RespostaErro"]?.properties?.["Erro"]).toEqual({ $ref: "#/components/schemas/Erro" });
+    for (const ref of refsOf(doc)) {
+      expect(ref).toMatch(/^#\/components\/schemas\//);
+      expect(schemas[ref.slice("#/components/schemas/".length)]).toBeDefined();
+    }
+    expect(schemas["ConsultaAereoRequest"]?.properties?.["QuantidadePorPagina"]?.anyOf?.[0]).toMatchObject({ type: "integer", minimum: 1, maximum: 100 });
+  });
+});
+
+describe("other routes", () => {
+  it("GET /api/docs serves the Scalar page for the document", async () => {
+    const { app } = testApp();
+    const res = await app.request("/api/docs");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/text\/html/);
+    const html = await res.text();
+    expect(html).toContain("/api/openapi.json");
+    expect(html.toLowerCase()).toContain("scalar");
+  });
+
+  it("GET /health answers ok without auth", async () => {
+    const { app } = testApp();
+    const res = await app.request("/health");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ok" });
+  });
+
+  it("the base path is configurable", async () => {
+    const { app } = testApp({ configInput: { basePath: "/v2" } });
+    expect((await consultar(app, QUERY)).status).toBe(404);
+    const res = await app.request("/v2/ConsultaAereo/Consultar", {
+      method: "POST",
+      headers: { Authorization: "Bearer test-api-key-0123456789" },
+      body: JSON.stringify(QUERY),
+    });
+    expect(res.status).toBe(200);
+    const doc = (await (await app.request("/v2/openapi.json")).json()) as OpenApiDoc;
+    expect(Object.keys(doc.paths)).toContain("/v2/ConsultaAereo/Consultar");
+  });
+
+  it("CORS is off by default and answers preflights for the configured origins", async () => {
+    const preflight = { method: "OPTIONS", headers: { Origin: "https://app.example", "Access-Control-Request-Method": "POST" } };
+    const off = await testApp().app.request("/api/ConsultaAereo/Consultar", preflight);
+    expect(off.headers.get("access-control-allow-origin")).toBeNull();
+    const { app } = testApp({ configInput: { cors: { origins: ["https://app.example"] } } });
+    const on = await app.request("/api/ConsultaAereo/Consultar", preflight);
+    expect(on.status).toBe(204);
+    expect(on.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    expect(on.headers.get("access-control-allow-headers")).toContain("Last-Event-ID");
+    const other = await app.request("/api/ConsultaAereo/Consultar", { ...preflight, headers: { ...preflight.headers, Origin: "https://evil.example" } });
+    expect(other.headers.get("access-control-allow-origin")).toBeNull();
+    const limited = await consultar(app, QUERY, { Origin: "https://app.example" });
+    expect(limited.res.headers.get("access-control-expose-headers")).toContain("Retry-After");
+  });
+
+  it("logs one JSON line per request with its id, status and duration", async () => {
+    const { app, logs } = testApp();
+    const res = await consultar(app, { Token: "nope" });
+    const line = logs.records.find((r) => r.msg === "request")!;
+    expect(line).toMatchObject({ level: "info", method: "POST", path: "/api/ConsultaAereo/Consultar", status: 400, requestId: res.body.RequestId, tenant: "apikey:acme" });
+    expect(typeof line["durationMs"]).toBe("number");
+  });
+});

@@ -1,0 +1,82 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { consultar, NOW, OTHER_KEY, QUERY, testApp } from "./support/app.js";
+
+beforeEach(() => vi.useFakeTimers({ now: NOW }));
+afterEach(() => vi.useRealTimers());
+
+describe("polling by Token / LeaseId", () => {
+  it("{ Token } and { LeaseId } answer the accumulated snapshot of the search, for the page asked", async () => {
+    const { app } = testApp();
+    const first = await consultar(app, QUERY);
+    const id = first.body.Token as string;
+    await vi.advanceTimersByTimeAsync(250);
+    const byQuery = await consultar(app, { ...QUERY, NumeroPagina: 2, QuantidadePorPagina: 5 });
+    const byToken = await consultar(app, { Token: id, NumeroPagina: 2, QuantidadePorPagina: 5 });
+    const byLease = await consultar(app, { leaseid: id, NumeroPagina: 2, QuantidadePorPagina: 5 });
+    for (const poll of [byToken, byLease]) {
+      expect(poll.status).toBe(200);
+      expect(poll.body).toMatchObject({ Token: id, Completed: true, TotalItens: byQuery.body.TotalItens, pagination: byQuery.body.pagination });
+      expect(poll.body.Data).toEqual(byQuery.body.Data);
+    }
+  });
+
+  it("a poll while the search runs carries LeaseId in ExErro and Data[0], as existing clients expect", async () => {
+    const { app } = testApp();
+    const id = (await consultar(app, QUERY)).body.Token as string;
+    await vi.advanceTimersByTimeAsync(120);
+    const { body } = await consultar(app, { LeaseId: id });
+    expect(body).toMatchObject({ Completed: false, Erro: null, ExErro: { Extensions: { LeaseId: id } } });
+    expect(body.Data[0].LeaseId).toBe(id);
+    expect(body.TotalItens).toBeGreaterThan(0);
+  });
+
+  it("a Token in the body wins over the query members (a poll never starts a search)", async () => {
+    const { app } = testApp();
+    const id = (await consultar(app, QUERY)).body.Token as string;
+    const { body } = await consultar(app, { Token: id, Origem: "GIG", Destino: "SSA", Ida: "2026-04-01" });
+    expect(body.Token).toBe(id);
+  });
+
+  it.each([
+    [{ Token: "no-such-search" }, "Token"],
+    [{ LeaseId: "no-such-search" }, "LeaseId"],
+    [{ token: "no-such-search", LeaseId: "x" }, "Token"],
+  ])("an unknown id (%j) is a 400 REQUISICAO_INVALIDA naming %s", async (body, field) => {
+    const { app } = testApp();
+    const res = await consultar(app, body);
+    expect(res.status).toBe(400);
+    expect(res.body.Erro).toMatchObject({ Codigo: "REQUISICAO_INVALIDA", Retentavel: false, Campos: [{ Campo: field }] });
+    expect(res.body.MensagemErro).toMatch(/nova busca/);
+  });
+
+  it("a blank or non-string Token is a 400 naming it", async () => {
+    const { app } = testApp();
+    for (const Token of [42, "   ", []]) {
+      const res = await consultar(app, { Token });
+      if (Token === "   ") {
+        // Blank counts as absent: the body is then a query without its members.
+        expect(res.body.Erro.Campos.map((c) => c.Campo)).toContain("Ida");
+      } else {
+        expect(res.body.Erro.Campos).toEqual([expect.objectContaining({ Campo: "Token" })]);
+      }
+      expect(res.status).toBe(400);
+    }
+  });
+
+  it("another tenant cannot poll a search: it answers as unknown", async () => {
+    const { app } = testApp();
+    const id = (await consultar(app, QUERY)).body.Token as string;
+    const res = await consultar(app, { Token: id }, { Authorization: `Bearer ${OTHER_KEY}` });
+    expect(res.status).toBe(400);
+    expect(res.body.Erro.Campos[0]?.Campo).toBe("Token");
+  });
+
+  it("once a completed search outlives its TTL its id is unknown", async () => {
+    const { app } = testApp({ configInput: { search: { ttlMs: 60_000 } } });
+    const id = (await consultar(app, QUERY)).body.Token as string;
+    await vi.advanceTimersByTimeAsync(250);
+    expect((await consultar(app, { Token: id })).status).toBe(200);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect((await consultar(app, { Token: id })).status).toBe(400);
+  });
+});

@@ -1,0 +1,27 @@
+import { createSimulator } from "@voar/testing/simulator";
+import type { Redis } from "ioredis";
+import { createApp } from "../../../src/app/create-app.js";
+import { silentLogger } from "../../../src/logging/logger.js";
+import { createRedisSessionStore } from "../../../src/redis/index.js";
+import { countCalls } from "../../support/wire.js";
+import { testConfig } from "../../support/app.js";
+
+/** The lease of the multi-instance tests: the shortest the configuration allows. */
+export const LEASE_MS = 1_000;
+
+/**
+ * A query whose whole result fits one page of 100 (about 70 flights from four airlines), so each answer
+ * shows every flight the search has, and the sources' latencies: two answer early, the others take seconds,
+ * so a search is still running when its owner dies.
+ */
+export const LISBON = { Origem: "GRU", Destino: "LIS", QuantidadePorPagina: 100 } as const;
+const latencyMs = (sourceId: string) => (sourceId === "latam" ? 300 : sourceId === "azul" ? 600 : 3_000);
+
+/** One instance of the service on a shared Redis (its own connections), counting the source calls it makes. */
+export const redisInstance = (o: { readonly redis: string | Redis; readonly prefix: string; readonly instanceId: string }) => {
+  const config = testConfig({ search: { leaseMs: LEASE_MS } });
+  const counted = countCalls(createSimulator({ latencyMs, batches: 3 }).sources);
+  const store = createRedisSessionStore({ redis: o.redis, keyPrefix: o.prefix, ttlMs: config.search.ttlMs });
+  const app = createApp({ config, sources: counted.sources, store, instanceId: o.instanceId, logger: silentLogger });
+  return { app, store, calls: counted };
+};
