@@ -16,6 +16,9 @@ const expectFailure = async (res: Response, code: ErrorCode) => {
   expect(ErrorEnvelopeSchema.safeParse(body).success).toBe(true);
   expect(body).toMatchObject({ Success: false, HasResult: false, Completed: true, Data: [], Erro: { Codigo: code, Retentavel: ERROR_CATALOGUE[code].retentavel } });
   expect(body.MensagemErro.length).toBeGreaterThan(10);
+  // Progresso and RequestId are always present, errors included.
+  expect(body.RequestId).toEqual(expect.any(String));
+  expect(body.Progresso).toMatchObject({ Versao: expect.any(Number), Fontes: expect.any(Array) });
   expect(res.headers.get("content-type")).toMatch(/application\/json/);
   return body;
 };

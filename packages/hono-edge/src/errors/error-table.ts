@@ -1,4 +1,4 @@
-import { errorEnvelope, type ErrorCode, type ErrorEnvelope, type ErrorStatus, type FieldError } from "@voar/core";
+import { errorEnvelope, toWireProgress, type ErrorCode, type ErrorEnvelope, type ErrorStatus, type FieldError } from "@voar/core";
 import type { ServiceError, ServiceErrorTag } from "./service-errors.js";
 
 /** HTTP statuses of the service's error answers: the catalogue's, plus 404 for an unknown route. */
@@ -66,7 +66,7 @@ const headersOf = (e: ServiceError): Record<string, string> => {
 };
 
 /**
- * Writes a service error as the wire's failure envelope through {@link ERROR_TABLE} and core's
+ * Writes a service error as the wire's failure envelope (with an empty `Progresso`: no search ran) through {@link ERROR_TABLE} and core's
  * `errorEnvelope` (which supplies `Retentavel` and the default pt-BR message of the code).
  *
  * @example
@@ -75,6 +75,7 @@ const headersOf = (e: ServiceError): Record<string, string> => {
 export const toErrorResponse = (e: ServiceError, requestId: string): ErrorResponse => {
   const row = ERROR_TABLE[e._tag];
   const { campos, mensagem } = detailsOf(e);
-  const { body } = errorEnvelope(row.codigo, { requestId, campos, mensagem });
+  // `Progresso` is always present (the issue's rule): a request refused before any search has no sources.
+  const { body } = errorEnvelope(row.codigo, { requestId, campos, mensagem, progresso: toWireProgress(0, [], 0) });
   return { status: row.status, headers: headersOf(e), body };
 };
