@@ -1,0 +1,81 @@
+/**
+ * Follows a search on the service's Server-Sent Events stream, `POST {base}/ConsultaAereo/Stream`: one
+ * event per snapshot whose `data` is the envelope, ending after the `Completed: true` one. The stream is
+ * parsed by `eventsource-parser`. Keep-alive comments and `retry:` lines are ignored; an event carrying an
+ * error envelope ends the search with its tagged error.
+ */
+import { MalformedPayload, TransportError } from "@voar/core";
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { transportFailure } from "../transport/transport-failure.js";
+import type { Envelope, ResolvedClientOptions } from "./client-options.js";
+import { answerError, envelopeOf, parseJson } from "./envelope-reader.js";
+import { requestHeaders } from "./post-json.js";
+
+/** What opening the stream gave: envelopes, or `unsupported` when the server has no stream (404 or 405). */
+export type StreamOpening =
+  | { readonly kind: "stream"; readonly envelopes: AsyncGenerator<Envelope> }
+  | { readonly kind: "unsupported"; readonly status: number };
+
+async function* eventsOf(body: ReadableStream<Uint8Array>, signal: AbortSignal): AsyncGenerator<EventSourceMessage> {
+  const pending: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (event) => pending.push(event) });
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      let step: ReadableStreamReadResult<Uint8Array>;
+      try {
+        step = await reader.read();
+      } catch (error) {
+        throw transportFailure(error, signal, "fluxo SSE interrompido");
+      }
+      if (step.done) return;
+      parser.feed(decoder.decode(step.value, { stream: true }));
+      while (pending.length > 0) yield pending.shift()!;
+    }
+  } finally {
+    // Leaving early (the consumer stopped, or Completed arrived) must release the connection. A cancel that
+    // fails means the stream is already gone, which is what cancelling wanted: nothing to report.
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+async function* envelopesOf(body: ReadableStream<Uint8Array>, o: ResolvedClientOptions, signal: AbortSignal): AsyncGenerator<Envelope> {
+  for await (const event of eventsOf(body, signal)) {
+    const json = parseJson(event.data, "o evento SSE");
+    const envelope = envelopeOf(200, json, undefined, o.validate);
+    yield envelope;
+    if (envelope.Completed) return;
+  }
+  throw new TransportError({ detail: "o fluxo SSE terminou antes de Completed" });
+}
+
+/** Opens the stream for a request. */
+export const openStream = async (o: ResolvedClientOptions, request: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<StreamOpening> => {
+  let response: Response;
+  try {
+    response = await o.fetch(`${o.baseUrl}/ConsultaAereo/Stream`, {
+      method: "POST",
+      headers: requestHeaders(o, "text/event-stream"),
+      body: JSON.stringify(request),
+      signal,
+    });
+  } catch (error) {
+    throw transportFailure(error, signal, "POST /ConsultaAereo/Stream");
+  }
+  if (response.status === 404 || response.status === 405) {
+    await response.body?.cancel();
+    return { kind: "unsupported", status: response.status };
+  }
+  if (!response.ok) {
+    const text = await response.text().catch((error: unknown) => {
+      throw transportFailure(error, signal, "resposta interrompida");
+    });
+    throw answerError(response.status, parseJson(text, "a resposta"), response.headers.get("retry-after") ?? undefined);
+  }
+  if (!(response.headers.get("content-type") ?? "").includes("text/event-stream") || !response.body) {
+    await response.body?.cancel();
+    throw new MalformedPayload({ detail: "o servidor não respondeu um fluxo SSE" });
+  }
+  return { kind: "stream", envelopes: envelopesOf(response.body, o, signal) };
+};

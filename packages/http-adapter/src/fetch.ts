@@ -1,0 +1,52 @@
+/**
+ * `@voar/http-adapter/fetch`: the adapter and the client on `fetch` alone, for Deno, Bun, workerd and
+ * browsers (and Node, when undici is not wanted). Imports neither undici nor `node:*`.
+ * @packageDocumentation
+ */
+import { createFetchTransport } from "./transport/fetch-transport.js";
+import type { FetchLike, HttpTransport } from "./transport/http-transport.js";
+import { upstreamContext, type UpstreamOptions } from "./upstream/upstream-options.js";
+import { fanOutSources, upstreamSource, type FanOutIdentity, type UpstreamSource, type UpstreamSourceIdentity } from "./upstream/upstream-sources.js";
+
+/** Transport options of the fetch build: a `fetch` to use, or a whole transport. */
+export interface FetchTransportOptions {
+  /** Default: the global `fetch`. */
+  readonly fetch?: FetchLike | undefined;
+  /** A transport of your own; overrides `fetch`. */
+  readonly transport?: HttpTransport | undefined;
+}
+
+/**
+ * An upstream ConsultaAereo service as one core source, over `fetch`. It logs in (password grant) or
+ * sends a static token, polls each search until `Completed`, and hands the engine each poll's new offers.
+ *
+ * @example
+ * const upstream = createUpstreamSource({ baseUrl: "https://upstream.example/api", credentials: { username, password } });
+ * search(query, [upstream]).subscribe(render);
+ */
+export const createUpstreamSource = (options: UpstreamOptions & UpstreamSourceIdentity & FetchTransportOptions): UpstreamSource =>
+  upstreamSource(upstreamContext(options, options.transport ?? createFetchTransport(options.fetch)), options);
+
+/**
+ * The fan-out over `fetch`: one single-airline upstream source per airline, sharing one session, so a
+ * Mode A search shows each airline as it answers.
+ *
+ * @example
+ * const sources = createFanOutSources({ baseUrl, credentials: { token }, airlines: [1, 2, 3] });
+ * search(query, sources).subscribe(render);
+ */
+export const createFanOutSources = (options: UpstreamOptions & FanOutIdentity & FetchTransportOptions): UpstreamSource[] =>
+  fanOutSources(upstreamContext(options, options.transport ?? createFetchTransport(options.fetch)), options);
+
+export { createClient, type VoarClient } from "./client/create-client.js";
+export type { ClientOptions, ClientTransport, Envelope, SearchRequest } from "./client/client-options.js";
+export { createFetchTransport } from "./transport/fetch-transport.js";
+export { transportFailure, type TimeoutLimits } from "./transport/transport-failure.js";
+export type { FetchLike, HttpReply, HttpRequest, HttpTransport } from "./transport/http-transport.js";
+export type { UpstreamCredentials } from "./upstream/credentials.js";
+export type { UpstreamOptions } from "./upstream/upstream-options.js";
+export type { FanOutIdentity, UpstreamSource, UpstreamSourceIdentity } from "./upstream/upstream-sources.js";
+export { AuthSession } from "./upstream/auth-session.js";
+export { defaultPolling, pollDelay, type PollingOptions, type PollingPolicy } from "./upstream/poll-pacing.js";
+export { searchRequestBody } from "./upstream/wire-request.js";
+export { retryAfterMs } from "./upstream/retry-after.js";

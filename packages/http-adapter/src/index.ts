@@ -1,0 +1,71 @@
+/**
+ * `@voar/http-adapter`: an upstream ConsultaAereo service as Voar search sources, on undici (Node): a
+ * keep-alive pool with connection limits and timeouts. The fetch build (`@voar/http-adapter/fetch`) has the
+ * same API on `fetch` alone, plus the typed client, also exported here.
+ * @packageDocumentation
+ */
+import type { HttpTransport } from "./transport/http-transport.js";
+import { createUndiciTransport, type UndiciTransportOptions } from "./transport/undici-transport.js";
+import { upstreamContext, type UpstreamOptions } from "./upstream/upstream-options.js";
+import { fanOutSources, upstreamSource, type FanOutIdentity, type UpstreamSource, type UpstreamSourceIdentity } from "./upstream/upstream-sources.js";
+
+/** Transport options on Node: undici's pool settings, or a transport of your own (e.g. `createFetchTransport()`). */
+export interface NodeTransportOptions extends UndiciTransportOptions {
+  readonly transport?: HttpTransport | undefined;
+}
+
+/**
+ * An upstream ConsultaAereo service as one core source, over undici. It logs in with the password grant
+ * (`POST {base}/Token`, `Origin: externo`) or sends a static token, polls each search until `Completed` at
+ * the upstream's pace, hands the engine each poll's new offers, and fails with core's tagged errors.
+ *
+ * @example
+ * const upstream = createUpstreamSource({
+ *   baseUrl: "https://upstream.example/api",
+ *   credentials: { username: "agencia", password: process.env.UPSTREAM_PASSWORD! },
+ *   connections: 32,
+ * });
+ * search(query, [upstream]).subscribe(render);
+ * await upstream.close();
+ */
+export const createUpstreamSource = (options: UpstreamOptions & UpstreamSourceIdentity & NodeTransportOptions): UpstreamSource =>
+  upstreamSource(upstreamContext(options, options.transport ?? createUndiciTransport(options)), options);
+
+/**
+ * The fan-out over undici: one single-airline upstream source per airline (Companhia 1, 2, 3...), sharing
+ * one session and pool. The fastest airline's flights come first instead of after the slowest.
+ *
+ * @example
+ * const sources = createFanOutSources({ baseUrl, credentials: { token: "api-key" } });
+ * search(query, sources).subscribe((s) => console.log(s.sources.map((p) => `${p.name}: ${p.state}`)));
+ */
+export const createFanOutSources = (options: UpstreamOptions & FanOutIdentity & NodeTransportOptions): UpstreamSource[] =>
+  fanOutSources(upstreamContext(options, options.transport ?? createUndiciTransport(options)), options);
+
+export { createUndiciTransport, type UndiciTransportOptions } from "./transport/undici-transport.js";
+export {
+  createClient,
+  createFetchTransport,
+  transportFailure,
+  AuthSession,
+  defaultPolling,
+  pollDelay,
+  searchRequestBody,
+  retryAfterMs,
+  type VoarClient,
+  type ClientOptions,
+  type ClientTransport,
+  type Envelope,
+  type SearchRequest,
+  type FetchLike,
+  type HttpReply,
+  type HttpRequest,
+  type HttpTransport,
+  type TimeoutLimits,
+  type UpstreamCredentials,
+  type UpstreamOptions,
+  type FanOutIdentity,
+  type UpstreamSource,
+  type UpstreamSourceIdentity,
+  type PollingOptions,
+} from "./fetch.js";

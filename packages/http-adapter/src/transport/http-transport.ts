@@ -1,0 +1,35 @@
+/**
+ * The one thing the adapter asks of HTTP: send a request, get the status, headers and whole body back.
+ * Two implementations: undici on Node (`undici-transport.ts`) and `fetch` everywhere (`fetch-transport.ts`).
+ */
+
+/** A request to send. */
+export interface HttpRequest {
+  readonly url: string;
+  readonly method: "POST";
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  /** Aborting it aborts the request in flight. */
+  readonly signal: AbortSignal;
+}
+
+/** An answer, body read to its end. */
+export interface HttpReply {
+  readonly status: number;
+  /** A response header (case-insensitive), or undefined. */
+  header(name: string): string | undefined;
+  readonly text: string;
+}
+
+/**
+ * Sends requests. `send` fails with a tagged `TransportError` or `SourceTimeout` when the exchange breaks,
+ * and with the signal's reason when the signal aborts.
+ */
+export interface HttpTransport {
+  send(request: HttpRequest): Promise<HttpReply>;
+  /** Releases connections the transport owns. */
+  close(): Promise<void>;
+}
+
+/** The `fetch` signature the fetch transport and the client accept. */
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;

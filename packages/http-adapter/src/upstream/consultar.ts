@@ -1,0 +1,89 @@
+/**
+ * One search request to the upstream: `POST {base}/ConsultaAereo/Consultar` with the session's bearer
+ * token. A 401 makes the session log in once more and the request go again; every other failure becomes a
+ * core tagged error, read from the status and headers, never from an upstream's stack trace.
+ */
+import {
+  AuthError,
+  BusinessError,
+  HttpStatusError,
+  MalformedPayload,
+  RateLimited,
+  SourceTimeout,
+  readUpstreamAnswer,
+  type SourceError,
+} from "@voar/core";
+import { withTimeout } from "../internal/abortable.js";
+import type { HttpReply } from "../transport/http-transport.js";
+import { retryAfterMs } from "./retry-after.js";
+import type { UpstreamContext } from "./upstream-context.js";
+
+/** A successful exchange: the parsed body and the pace the upstream asks for, when it says. */
+export interface ConsultarResult {
+  readonly json: unknown;
+  /** `Progresso.ProximaConsultaMs`, else `Retry-After`, when present. */
+  readonly paceMs?: number | undefined;
+}
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u);
+
+/** The pace an answer asks for: `Progresso.ProximaConsultaMs` of the body, else a `Retry-After` header. */
+const paceOf = (json: unknown, reply: HttpReply): number | undefined => {
+  const hint = isRecord(json) && isRecord(json.Progresso) ? json.Progresso.ProximaConsultaMs : undefined;
+  if (typeof hint === "number" && Number.isFinite(hint) && hint >= 0) return hint;
+  return retryAfterMs(reply.header("retry-after"));
+};
+
+const parse = (reply: HttpReply): unknown => {
+  try {
+    return JSON.parse(reply.text);
+  } catch {
+    throw new MalformedPayload({ detail: `o corpo não é JSON (HTTP ${reply.status})` });
+  }
+};
+
+/** Classifies an answer that is not a success (the 401 is handled by the caller). */
+const failure = (ctx: UpstreamContext, reply: HttpReply): SourceError => {
+  if (reply.status === 429) return new RateLimited({ retryAfterMs: retryAfterMs(reply.header("retry-after")) });
+  if (reply.status >= 500 || reply.status === 408 || reply.status < 200) return new HttpStatusError({ status: reply.status });
+  // A 4xx may carry an envelope whose message is worth showing (cleaned by the tolerant reader).
+  let json: unknown;
+  try {
+    json = JSON.parse(reply.text);
+  } catch {
+    return new HttpStatusError({ status: reply.status });
+  }
+  const read = readUpstreamAnswer(json, { airports: ctx.airports, sourceId: "upstream" });
+  return !(read instanceof MalformedPayload) && read.errorMessage ? new BusinessError({ detail: read.errorMessage }) : new HttpStatusError({ status: reply.status });
+};
+
+/**
+ * Sends one search request body and returns the parsed answer, or throws a tagged error (or the signal's
+ * reason when it aborts).
+ */
+export const consultar = async (ctx: UpstreamContext, body: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<ConsultarResult> => {
+  for (let renewed = false; ; renewed = true) {
+    const token = await ctx.session.bearer(signal);
+    const limit = withTimeout(signal, ctx.requestTimeoutMs, () => new SourceTimeout({ afterMs: ctx.requestTimeoutMs }));
+    let reply: HttpReply;
+    try {
+      reply = await ctx.transport.send({
+        url: `${ctx.baseUrl}/ConsultaAereo/Consultar`,
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json", authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+        signal: limit.signal,
+      });
+    } finally {
+      limit.done();
+    }
+    if (reply.status === 401) {
+      if (renewed || !ctx.session.canRenew) throw new AuthError({ detail: "token recusado pelo fornecedor (HTTP 401)" });
+      ctx.session.refused(token);
+      continue;
+    }
+    if (reply.status < 200 || reply.status >= 300) throw failure(ctx, reply);
+    const json = parse(reply);
+    return { json, paceMs: paceOf(json, reply) };
+  }
+};

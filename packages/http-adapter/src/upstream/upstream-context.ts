@@ -1,0 +1,33 @@
+/**
+ * What every upstream search of one adapter shares: the transport, the session, where the upstream is,
+ * how to pace polls, and the leases of searches that may be resumed.
+ */
+import type { AirportDirectory } from "@voar/core";
+import type { HttpTransport } from "../transport/http-transport.js";
+import type { AuthSession } from "./auth-session.js";
+import type { PollingPolicy } from "./poll-pacing.js";
+
+/** A lease an upstream handed out, kept so that a retried attempt resumes the search instead of starting anew. */
+export interface HeldLease {
+  readonly leaseId: string;
+  readonly at: number;
+}
+
+/** The shared state of an adapter. */
+export interface UpstreamContext {
+  readonly transport: HttpTransport;
+  readonly session: AuthSession;
+  /** e.g. `https://host/api`, no trailing slash. */
+  readonly baseUrl: string;
+  readonly airports: AirportDirectory;
+  readonly polling: PollingPolicy;
+  /** Limit of one HTTP exchange. */
+  readonly requestTimeoutMs: number;
+  /** `QuantidadePorPagina` asked in Mode A. */
+  readonly pageSize: number;
+  /** Leases by `<source id>|<query key>`. */
+  readonly leases: Map<string, HeldLease>;
+}
+
+/** How long a held lease may be resumed. */
+export const LEASE_TTL_MS = 5 * 60_000;

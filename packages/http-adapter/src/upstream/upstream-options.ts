@@ -1,0 +1,41 @@
+/**
+ * The options every upstream source takes, and the shared context built from them.
+ */
+import type { AirportDirectory } from "@voar/core";
+import { airports as defaultAirports } from "@voar/core/airports";
+import type { HttpTransport } from "../transport/http-transport.js";
+import { AuthSession } from "./auth-session.js";
+import type { UpstreamCredentials } from "./credentials.js";
+import { pollingWith, type PollingOptions } from "./poll-pacing.js";
+import type { UpstreamContext } from "./upstream-context.js";
+
+/** Where the upstream is and how to talk to it. */
+export interface UpstreamOptions {
+  /** Base URL of the API, routes below it: `https://host/api` for `https://host/api/ConsultaAereo/Consultar`. */
+  readonly baseUrl: string;
+  readonly credentials: UpstreamCredentials;
+  /** Airports, for the time zones of durations. Default: core's directory. */
+  readonly airports?: AirportDirectory | undefined;
+  /** Pacing and caps of polling. */
+  readonly polling?: PollingOptions | undefined;
+  /** Limit of one HTTP exchange. Default 30 000 ms. */
+  readonly requestTimeoutMs?: number | undefined;
+  /** `QuantidadePorPagina` asked in Mode A (pages beyond the first are fetched once complete). Default 100. */
+  readonly pageSize?: number | undefined;
+}
+
+/** Builds the context shared by the sources of one adapter. */
+export const upstreamContext = (options: UpstreamOptions, transport: HttpTransport): UpstreamContext => {
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  return {
+    transport,
+    session: new AuthSession({ transport, baseUrl, credentials: options.credentials, requestTimeoutMs }),
+    baseUrl,
+    airports: options.airports ?? defaultAirports,
+    polling: pollingWith(options.polling),
+    requestTimeoutMs,
+    pageSize: options.pageSize ?? 100,
+    leases: new Map(),
+  };
+};

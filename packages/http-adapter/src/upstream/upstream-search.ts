@@ -1,0 +1,102 @@
+/**
+ * One upstream search as the batches of a core source: send the query, then poll with the `LeaseId` (or
+ * `Token`) the upstream hands out, or the query again, until `Completed`; each poll's new offers are one
+ * batch. Waits follow the backoff or the upstream's pace; polls and time are capped. A failed poll is
+ * retried a few times in a row (the upstream's search lives on; nothing is lost); beyond that, or for a
+ * non-retryable failure, the tagged error goes to the engine, whose retry resumes the held lease.
+ */
+import {
+  MalformedPayload,
+  SourceTimeout,
+  isRetryable,
+  queryKey,
+  readUpstreamAnswer,
+  toSourceError,
+  upstreamFailure,
+  type Offer,
+  type SearchQuery,
+  type UpstreamAnswer,
+} from "@voar/core";
+import { sleep } from "../internal/abortable.js";
+import { consultar, type ConsultarResult } from "./consultar.js";
+import { OfferChanges } from "./offer-changes.js";
+import { stableOfferIds } from "./offer-identity.js";
+import { pollDelay } from "./poll-pacing.js";
+import { LEASE_TTL_MS, type UpstreamContext } from "./upstream-context.js";
+import { pagingOf, searchRequestBody } from "./wire-request.js";
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u);
+
+/** The id to poll with: the lease, else the envelope's `Token` (our own service's search id). */
+const pollIdOf = (json: unknown, answer: UpstreamAnswer): string | undefined => {
+  if (answer.leaseId) return answer.leaseId;
+  const token = isRecord(json) ? json.Token : undefined;
+  return typeof token === "string" && token.trim() !== "" ? token : undefined;
+};
+
+/** Total pages of a Mode A answer (`pagination.totalPages`), 1 when it does not say. */
+const pagesOf = (json: unknown): number => {
+  const pages = isRecord(json) && isRecord(json.pagination) ? json.pagination.totalPages : undefined;
+  return typeof pages === "number" && pages > 1 ? Math.min(Math.floor(pages), 1_000) : 1;
+};
+
+/**
+ * Runs one attempt of an upstream search for a source, yielding batches of offers (empty ones too: they
+ * tell the engine the upstream is alive). Returns when the upstream says `Completed`.
+ */
+export async function* upstreamSearch(ctx: UpstreamContext, sourceId: string, query: SearchQuery, signal: AbortSignal): AsyncGenerator<readonly Offer[]> {
+  const p = ctx.polling;
+  const leaseKey = `${sourceId}|${queryKey(query)}`;
+  const held = ctx.leases.get(leaseKey);
+  let pollId = held && Date.now() - held.at < LEASE_TTL_MS ? held.leaseId : undefined;
+  let resuming = pollId !== undefined;
+  const changes = new OfferChanges();
+  const started = Date.now();
+  const read = (json: unknown) => readUpstreamAnswer(json, { airports: ctx.airports, sourceId, query });
+  const bodyFor = (page: number) => (pollId ? { LeaseId: pollId, ...pagingOf(query, page, ctx.pageSize) } : searchRequestBody(query, page, ctx.pageSize));
+
+  let failures = 0;
+  for (let poll = 1; ; poll++) {
+    if (poll > p.maxPolls || Date.now() - started > p.maxDurationMs) throw new SourceTimeout({ afterMs: Date.now() - started });
+    let result: ConsultarResult;
+    try {
+      result = await consultar(ctx, bodyFor(1), signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const tagged = toSourceError(error);
+      if (!isRetryable(tagged) || failures >= p.pollRetries) throw tagged;
+      failures++;
+      const retryAfter = tagged._tag === "RateLimited" ? tagged.retryAfterMs : undefined;
+      await sleep(Math.max(retryAfter ?? 0, pollDelay(p, failures, undefined)), signal);
+      continue;
+    }
+    failures = 0;
+    const answer = read(result.json);
+    if (answer instanceof MalformedPayload) throw answer;
+    const refused = upstreamFailure(answer);
+    if (refused && resuming) {
+      // The held lease is gone (expired or unknown upstream): start the search again with the query.
+      ctx.leases.delete(leaseKey);
+      pollId = undefined;
+      resuming = false;
+      continue;
+    }
+    if (refused) throw refused;
+    resuming = false;
+    pollId = pollIdOf(result.json, answer) ?? pollId;
+    if (pollId) ctx.leases.set(leaseKey, { leaseId: pollId, at: Date.now() });
+    if (answer.completed) {
+      const rest: Offer[] = [];
+      for (let page = 2; page <= pagesOf(result.json); page++) {
+        const more = read((await consultar(ctx, bodyFor(page), signal)).json);
+        if (more instanceof MalformedPayload) throw more;
+        rest.push(...more.offers);
+      }
+      ctx.leases.delete(leaseKey);
+      yield changes.of(stableOfferIds([...answer.offers, ...rest]));
+      return;
+    }
+    yield changes.of(stableOfferIds(answer.offers));
+    await sleep(pollDelay(p, poll, result.paceMs), signal);
+  }
+}

@@ -1,0 +1,39 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Offer } from "@voar/core";
+import { createFanOutSources, createUpstreamSource } from "../../src/fetch.js";
+import { runSearch } from "../support/run-search.js";
+import { agency, liveUpstream, testQuery, TEST_NOW } from "../support/live-upstream.js";
+
+const seen = (o: Offer) => `${o.flightKey}|${o.total.amount}|${o.miles?.pointsAdult ?? "cash"}`;
+
+describe("fan-out", () => {
+  beforeEach(() => vi.useFakeTimers({ now: TEST_NOW }));
+  afterEach(() => vi.useRealTimers());
+
+  it("one source per airline, sharing one login; the fastest airline's flights come first; the merge is complete", async () => {
+    const latencyMs = { latam: 1_000, gol: 20_000, azul: 40_000, tap: 500, copa: 500, american: 500, iberia: 500 };
+    const upstream = liveUpstream({ simulator: { latencyMs }, backend: { progressiveModeA: false, deadlineMs: 120_000 } });
+    const fan = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, airlines: [1, 2, 3] });
+    expect(fan.map((s) => [s.id, s.name, s.airlineId])).toEqual([
+      ["upstream:latam", "LATAM", 1],
+      ["upstream:gol", "GOL", 2],
+      ["upstream:azul", "Azul", 3],
+    ]);
+    const one = createUpstreamSource({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch });
+
+    const fanRun = await runSearch(testQuery(), fan, { timeoutMs: 60_000 });
+    expect(fanRun.last().sources.map((p) => p.state)).toEqual(["done", "done", "done"]);
+    expect(fan[0]!.session.logins).toBe(1);
+
+    const oneRun = await runSearch(testQuery(), [one], { timeoutMs: 60_000 });
+    expect(new Set(fanRun.offers().map(seen))).toEqual(new Set(oneRun.offers().map(seen)));
+    // LATAM answers in 1 s: its flights show at the first poll after that. The all-airlines search shows
+    // nothing until Azul, the slowest, has answered (40 s).
+    expect(fanRun.firstOfferAt()).toBeLessThanOrEqual(2_000);
+    expect(oneRun.firstOfferAt()).toBeGreaterThanOrEqual(40_000);
+    const progress = fanRun.snapshots.map((s) => s.sources.map((p) => p.state).join(","));
+    expect(progress).toContain("done,pending,pending");
+    expect(progress).toContain("done,done,pending");
+    upstream.close();
+  });
+});
