@@ -1,0 +1,154 @@
+/**
+ * Service benchmark (issue: hono-edge). Loopback only, bounded in time; prints, from one run:
+ *  - load: 200 concurrent searches, each polled until complete, in 5 rounds: requests/s, p50/p99 latency,
+ *    errors (must be 0), and the server's resident memory before, during and after the sessions expire;
+ *  - one cached page of 10 flights (a completed search polled by Token) against a bare node:http server
+ *    sending the same bytes, side by side: target ratio >= 0.6; and the same for a poll that repeats the query;
+ *  - resident memory per active search of several hundred offers.
+ * The service runs in its own process (its memory is its own; the load generator has the other core).
+ */
+import { fmt, isQuick, summarize, type Figure } from "./lib/measure.js";
+import { compareServers, type Comparison, type Shot } from "./service/http-compare.js";
+import { distinctQueries, LARGE_ROUTES, percentile, searchRound, type SearchBody } from "./service/search-load.js";
+import { BENCH_KEY, startServiceProcess, type MemoryReading, type ServiceProcess } from "./service/service-process.js";
+
+/** Figures of the concurrent-search load. */
+export interface LoadFigures {
+  readonly searches: number;
+  readonly rounds: number;
+  readonly pollMs: number;
+  readonly latencyMs: number;
+  readonly ttlMs: number;
+  readonly rps: Figure;
+  readonly p50: Figure;
+  readonly p99: Figure;
+  readonly requests: number;
+  readonly errors: number;
+  readonly firstError: string | undefined;
+  /** RSS after warm-up (collected), peak while searches ran, and after they expired (collected). */
+  readonly memory: { readonly before: MemoryReading; readonly peakRss: number; readonly after: MemoryReading };
+}
+
+/** Figures of a cached answer served by the app against a bare server sending the same bytes. */
+export interface ServedAnswer extends Comparison {
+  readonly bytes: number;
+}
+
+/** Everything the service bench measured. */
+export interface ServiceFigures {
+  readonly load: LoadFigures;
+  readonly cachedPage: ServedAnswer;
+  readonly repeatedQuery: ServedAnswer;
+  readonly perSearch: { readonly searches: number; readonly offers: Figure; readonly rssBytes: number; readonly heapBytes: number };
+}
+
+const HEADERS = { Authorization: `Bearer ${BENCH_KEY}`, "Content-Type": "application/json" };
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const MiB = 1024 * 1024;
+
+/** 200 concurrent searches per round, polled until complete; memory before, at its peak and after expiry. */
+const measureLoad = async (quick: boolean): Promise<LoadFigures> => {
+  const o = { searches: 200, rounds: 5, pollMs: 50, latencyMs: 400, ttlMs: quick ? 2_000 : 5_000 };
+  const server = await startServiceProcess({ ttlMs: o.ttlMs, latencyMs: o.latencyMs });
+  try {
+    await searchRound(server.appUrl, distinctQueries(o.searches, 200), o.pollMs); // warm-up: code paths, JIT
+    await sleep(o.ttlMs + 500);
+    await searchRound(server.appUrl, distinctQueries(1, 300), o.pollMs); // a new search evicts the expired ones
+    const before = await server.memory(true);
+    let peakRss = before.rss;
+    const sampler = setInterval(() => void server.memory(false).then((m) => (peakRss = Math.max(peakRss, m.rss))), 100);
+    const rounds = [];
+    for (let r = 0; r < o.rounds; r++) rounds.push(await searchRound(server.appUrl, distinctQueries(o.searches, 2 + r * 20), o.pollMs));
+    clearInterval(sampler);
+    await sleep(o.ttlMs + 500);
+    await searchRound(server.appUrl, distinctQueries(1, 301), o.pollMs);
+    const after = await server.memory(true);
+    return {
+      ...o,
+      rps: summarize(rounds.map((r) => r.requests / (r.wallMs / 1000))),
+      p50: summarize(rounds.map((r) => percentile(r.latencies, 50))),
+      p99: summarize(rounds.map((r) => percentile(r.latencies, 99))),
+      requests: rounds.reduce((n, r) => n + r.requests, 0),
+      errors: rounds.reduce((n, r) => n + r.errors, 0),
+      firstError: rounds.find((r) => r.firstError)?.firstError,
+      memory: { before, peakRss, after },
+    };
+  } finally {
+    await server.stop();
+  }
+};
+
+/** Serves `body` from the app and the same answer's bytes from the bare server, side by side. */
+const compareAnswer = async (server: ServiceProcess, body: SearchBody, quick: boolean): Promise<ServedAnswer> => {
+  const res = await fetch(`${server.appUrl}/api/ConsultaAereo/Consultar`, { method: "POST", headers: HEADERS, body: JSON.stringify(body) });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`the answer to serve is HTTP ${res.status}: ${text.slice(0, 200)}`);
+  await server.setBare(text, { "content-type": res.headers.get("content-type") ?? "application/json" });
+  const shot = (origin: string): Shot => ({ url: `${origin}/api/ConsultaAereo/Consultar`, method: "POST", headers: HEADERS, body: JSON.stringify(body) });
+  const comparison = await compareServers(shot(server.bareUrl), shot(server.appUrl), { runs: 5, durationS: quick ? 1 : 3, connections: 32 });
+  return { ...comparison, bytes: Buffer.byteLength(text) };
+};
+
+/** A completed Mode A search (CNF-GRU), then its page 1 of 10 by Token, and the repeated query. */
+const measureServing = async (quick: boolean) => {
+  const server = await startServiceProcess({ ttlMs: 600_000, latencyMs: 200 });
+  try {
+    const [query] = distinctQueries(1, 30);
+    const round = await searchRound(server.appUrl, [query!], 50);
+    if (round.errors > 0) throw new Error(`the search to serve failed: ${round.firstError}`);
+    const first = await fetch(`${server.appUrl}/api/ConsultaAereo/Consultar`, { method: "POST", headers: HEADERS, body: JSON.stringify(query) });
+    const token = ((await first.json()) as { Token: string }).Token;
+    const cachedPage = await compareAnswer(server, { Token: token, NumeroPagina: 1, QuantidadePorPagina: 10 }, quick);
+    const repeatedQuery = await compareAnswer(server, query!, quick);
+    return { cachedPage, repeatedQuery };
+  } finally {
+    await server.stop();
+  }
+};
+
+/** Resident memory per active (completed, not expired) search: Mode B round trips of 700-780 offers. */
+const measurePerSearch = async (quick: boolean) => {
+  const n = quick ? 20 : 100;
+  const server = await startServiceProcess({ ttlMs: 600_000, latencyMs: 200 });
+  try {
+    const shape = { routes: LARGE_ROUTES, extra: { Companhia: 1300 }, returnAfterDays: 7 };
+    await searchRound(server.appUrl, distinctQueries(10, 250, shape), 100); // warm-up
+    const before = await server.memory(true);
+    const round = await searchRound(server.appUrl, distinctQueries(n, 20, shape), 100);
+    if (round.errors > 0) throw new Error(`searches failed: ${round.firstError}`);
+    const after = await server.memory(true);
+    return { searches: n, offers: summarize(round.offers), rssBytes: (after.rss - before.rss) / n, heapBytes: (after.heapUsed - before.heapUsed) / n };
+  } finally {
+    await server.stop();
+  }
+};
+
+/** Runs every part of the service bench (`quick`: 1 s runs and 20 searches for the memory figure). */
+export const runServiceBench = async (quick = isQuick()): Promise<ServiceFigures> => {
+  const load = await measureLoad(quick);
+  const { cachedPage, repeatedQuery } = await measureServing(quick);
+  const perSearch = await measurePerSearch(quick);
+  return { load, cachedPage, repeatedQuery, perSearch };
+};
+
+const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
+
+/** Prints the figures as the other bench scripts do. */
+export const printServiceFigures = (f: ServiceFigures): void => {
+  const l = f.load;
+  console.log(`load: ${l.searches} concurrent searches x ${l.rounds} rounds, polled every ${l.pollMs} ms until complete (sources ${l.latencyMs} ms, TTL ${l.ttlMs} ms)`);
+  console.log(`  requests/s: ${fmt(l.rps, "req/s", 0)}   (${l.requests} requests)`);
+  console.log(`  latency p50: ${fmt(l.p50)}   p99: ${fmt(l.p99)}`);
+  console.log(`  errors: ${l.errors}${l.firstError ? ` (first: ${l.firstError})` : ""}   (must be 0)`);
+  console.log(`  RSS before: ${mib(l.memory.before.rss)}   peak during: ${mib(l.memory.peakRss)}   after expiry: ${mib(l.memory.after.rss)}   (heap ${mib(l.memory.before.heapUsed)} -> ${mib(l.memory.after.heapUsed)}${l.memory.after.collected ? ", after full GC" : ", no --expose-gc"})`);
+  for (const [name, s] of [["cached page of 10 flights by Token", f.cachedPage], ["poll repeating the query (page of 10)", f.repeatedQuery]] as const) {
+    console.log(`${name} (${s.bytes} bytes):`);
+    console.log(`  bare node:http: ${fmt(s.anchor.rps, "req/s", 0)}   p50 ${fmt(s.anchor.p50)}   p99 ${fmt(s.anchor.p99)}`);
+    console.log(`  app:            ${fmt(s.subject.rps, "req/s", 0)}   p50 ${fmt(s.subject.p50)}   p99 ${fmt(s.subject.p99)}`);
+    console.log(`  ratio app/bare: ${fmt(s.ratio, "x")}  (target >= 0.6)   errors: ${s.anchor.errors + s.subject.errors}`);
+  }
+  const p = f.perSearch;
+  console.log(`memory per active search (${p.searches} searches of ${p.offers.median.toFixed(0)} offers median): RSS ${mib(p.rssBytes)}, heap ${mib(p.heapBytes)}`);
+};
+
+if (import.meta.url === `file://${process.argv[1]}`) printServiceFigures(await runServiceBench());

@@ -1,0 +1,102 @@
+import { BENCH_KEY } from "./service-process.js";
+
+/** A search request body (Mode A or B, one way or round trip). */
+export type SearchBody = Record<string, unknown>;
+
+/** What one round of concurrent searches measured. */
+export interface SearchRound {
+  readonly searches: number;
+  readonly requests: number;
+  /** Answers that were not 200, and requests that failed. */
+  readonly errors: number;
+  readonly wallMs: number;
+  /** Latency of every request, in ms. */
+  readonly latencies: readonly number[];
+  /** Offers per search at completion (sum of `Progresso.Fontes[].Itens`). */
+  readonly offers: readonly number[];
+  /** What the first error was, to print beside the count. */
+  readonly firstError?: string | undefined;
+}
+
+const HEADERS = { Authorization: `Bearer ${BENCH_KEY}`, "Content-Type": "application/json" };
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** `YYYY-MM-DD`, `days` from now. */
+export const dayOffset = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** Domestic routes of the simulator with 100-170 Mode A flights each. */
+export const BUSY_ROUTES: readonly (readonly [string, string])[] = [
+  ["CNF", "GRU"], ["GRU", "POA"], ["BSB", "SSA"], ["GIG", "BSB"], ["CNF", "SDU"], ["REC", "BSB"], ["GRU", "REC"], ["CWB", "GIG"],
+  ["POA", "BSB"], ["FOR", "GRU"],
+];
+
+/** Routes whose Mode B round trip finds the most offers in the simulator (700-780). */
+export const LARGE_ROUTES: readonly (readonly [string, string])[] = [
+  ["REC", "BSB"], ["BSB", "REC"], ["CNF", "REC"], ["GIG", "REC"], ["REC", "CNF"], ["GIG", "BSB"], ["BSB", "GIG"], ["BSB", "CNF"],
+  ["CNF", "BSB"], ["REC", "GIG"],
+];
+
+/**
+ * `n` distinct queries: the routes times as many departure dates as needed, from `firstDay` days ahead;
+ * `extra` adds members (`Companhia`), `returnAfterDays` a `Volta`.
+ */
+export const distinctQueries = (n: number, firstDay: number, o: { routes?: typeof BUSY_ROUTES; extra?: SearchBody; returnAfterDays?: number } = {}): SearchBody[] => {
+  const routes = o.routes ?? BUSY_ROUTES;
+  return Array.from({ length: n }, (_, i) => {
+    const [origem, destino] = routes[i % routes.length]!;
+    const day = firstDay + Math.floor(i / routes.length);
+    const volta = o.returnAfterDays === undefined ? {} : { Volta: dayOffset(day + o.returnAfterDays) };
+    return { Origem: origem, Destino: destino, Ida: dayOffset(day), ...volta, ...o.extra };
+  });
+};
+
+/**
+ * Runs the searches at once, each like a client: the request, then polls by `Token` every `pollMs` until
+ * `Completed`. Every request is timed; a non-200 answer or a failed request counts as an error and ends
+ * that search. Bounded: a search gives up after `maxPolls` polls (counted as an error).
+ */
+export const searchRound = async (baseUrl: string, queries: readonly SearchBody[], pollMs: number, maxPolls = 600): Promise<SearchRound> => {
+  const latencies: number[] = [];
+  const offers: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  const fail = (why: string) => {
+    errors++;
+    firstError ??= why;
+  };
+  const url = `${baseUrl}/api/ConsultaAereo/Consultar`;
+  const request = async (body: SearchBody): Promise<Record<string, unknown> | undefined> => {
+    const t0 = performance.now();
+    try {
+      const res = await fetch(url, { method: "POST", headers: HEADERS, body: JSON.stringify(body) });
+      const json = (await res.json()) as Record<string, unknown>;
+      latencies.push(performance.now() - t0);
+      if (res.status === 200) return json;
+      fail(`HTTP ${res.status}: ${JSON.stringify(json["Erro"])}`);
+    } catch (e) {
+      latencies.push(performance.now() - t0);
+      fail(e instanceof Error ? e.message : String(e));
+    }
+    return undefined;
+  };
+  const one = async (query: SearchBody) => {
+    let answer = await request(query);
+    for (let i = 0; answer && answer["Completed"] !== true; i++) {
+      if (i === maxPolls) return fail(`not complete after ${maxPolls} polls`);
+      await sleep(pollMs);
+      answer = await request({ Token: answer["Token"] });
+    }
+    const sources = (answer?.["Progresso"] as { Fontes?: { Itens: number }[] } | undefined)?.Fontes ?? [];
+    offers.push(sources.reduce((n, s) => n + s.Itens, 0));
+  };
+  const t0 = performance.now();
+  await Promise.all(queries.map(one));
+  return { searches: queries.length, requests: latencies.length, errors, wallMs: performance.now() - t0, latencies, offers, firstError };
+};
+
+/** The `p`-th percentile (0-100) of samples. */
+export const percentile = (samples: readonly number[], p: number): number => {
+  if (samples.length === 0) return 0;
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+};
