@@ -1,5 +1,12 @@
 import { defineConfig } from "vitest/config";
 
+/** Unit tier: no server, no browser, virtual time. */
 export default defineConfig({
-  test: { include: ["test/**/*.test.ts"], testTimeout: 60_000 },
+  test: {
+    include: ["test/**/*.test.ts"],
+    exclude: ["test/e2e/**", "test/integration/**", "**/node_modules/**"],
+    testTimeout: 60_000,
+    // The CLI colors its output on terminals and under CI=true; its tests read plain text.
+    env: { NO_COLOR: "1" },
+  },
 });

@@ -16,6 +16,8 @@ export interface SearchRound {
   readonly offers: readonly number[];
   /** What the first error was, to print beside the count. */
   readonly firstError?: string | undefined;
+  /** Errors counted by what they were (status and code, or the failure's message). */
+  readonly errorKinds: Readonly<Record<string, number>>;
 }
 
 const HEADERS = { Authorization: `Bearer ${BENCH_KEY}`, "Content-Type": "application/json" };
@@ -60,9 +62,11 @@ export const searchRound = async (baseUrl: string, queries: readonly SearchBody[
   const offers: number[] = [];
   let errors = 0;
   let firstError: string | undefined;
+  const errorKinds: Record<string, number> = {};
   const fail = (why: string) => {
     errors++;
     firstError ??= why;
+    errorKinds[why] = (errorKinds[why] ?? 0) + 1;
   };
   const url = `${baseUrl}/api/ConsultaAereo/Consultar`;
   const request = async (body: SearchBody): Promise<Record<string, unknown> | undefined> => {
@@ -72,10 +76,11 @@ export const searchRound = async (baseUrl: string, queries: readonly SearchBody[
       const json = (await res.json()) as Record<string, unknown>;
       latencies.push(performance.now() - t0);
       if (res.status === 200) return json;
-      fail(`HTTP ${res.status}: ${JSON.stringify(json["Erro"])}`);
+      fail(`HTTP ${res.status} ${(json["Erro"] as { Codigo?: string } | null)?.Codigo ?? ""}`.trim());
     } catch (e) {
       latencies.push(performance.now() - t0);
-      fail(e instanceof Error ? e.message : String(e));
+      const cause = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message}` : "";
+      fail(e instanceof Error ? `${e.message}${cause}` : String(e));
     }
     return undefined;
   };
@@ -91,7 +96,7 @@ export const searchRound = async (baseUrl: string, queries: readonly SearchBody[
   };
   const t0 = performance.now();
   await Promise.all(queries.map(one));
-  return { searches: queries.length, requests: latencies.length, errors, wallMs: performance.now() - t0, latencies, offers, firstError };
+  return { searches: queries.length, requests: latencies.length, errors, wallMs: performance.now() - t0, latencies, offers, firstError, errorKinds };
 };
 
 /** The `p`-th percentile (0-100) of samples. */

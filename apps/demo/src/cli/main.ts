@@ -4,6 +4,7 @@ import { lastValueFrom, tap } from "rxjs";
 import type { ModeAEnvelope, ModeBEnvelope } from "@voar/core";
 import { prepareLocalSearch, type AnyEnvelope, type PreparedSearch } from "./local-search.js";
 import { createProgressView } from "./progress-view.js";
+import { describeRemoteError, prepareRemoteSearch } from "./remote-search.js";
 import { describeFieldErrors, requestFromArgs, type SearchFlags } from "./request-from-args.js";
 import { modeATable, modeBTable } from "./result-table.js";
 
@@ -34,14 +35,18 @@ const render = (e: AnyEnvelope, modo: string): string => {
 const failedBanner = (e: AnyEnvelope): string | undefined => {
   const failed = (e.Progresso?.Fontes ?? []).filter((f) => f.Estado === "falhou");
   if (failed.length === 0 || !e.Success) return undefined;
-  return pc.yellow(`Atenção: ${failed.map((f) => f.Nome).join(", ")} não responderam; os resultados abaixo vêm das demais fontes.`);
+  const verb = failed.length === 1 ? "não respondeu" : "não responderam";
+  return pc.yellow(`Atenção: ${failed.map((f) => f.Nome).join(", ")} ${verb}; os resultados abaixo vêm das demais fontes.`);
 };
 
 /**
  * The `voar` command line. Returns the process exit code: 0 on a successful search, 1 when the search
  * failed, 2 on bad arguments.
  */
-export const main = async (argv: readonly string[], io: CliIo = { out: process.stdout, err: process.stderr }): Promise<number> => {
+export const main = async (
+  argv: readonly string[],
+  io: CliIo = { out: process.stdout, err: process.stderr, remote: (body, target) => prepareRemoteSearch(body, target) },
+): Promise<number> => {
   let code = 0;
   const program = new Command("voar")
     .description("Busca progressiva de voos: todas as companhias (modo A), comparação entre OTAs (modo B) ou uma companhia.")
@@ -63,8 +68,8 @@ export const main = async (argv: readonly string[], io: CliIo = { out: process.s
     .option("--por-pagina <n>", "grupos por página (modo A, 1 a 100)", "10")
     .option("--json", "imprime o envelope final em JSON")
     .option("--watch", "imprime cada snapshot (JSON por linha) enquanto a busca avança")
-    .option("--base-url <url>", "busca num serviço que fala esta API em vez do simulador embutido")
-    .option("--token <token>", "token Bearer para --base-url")
+    .option("--base-url <url>", "busca num serviço que fala esta API em vez do simulador embutido (ex. http://localhost:8787/api, o de pnpm demo)")
+    .option("--token <token>", "token Bearer para --base-url (pnpm demo mostra o seu)")
     .option("--seed <n>", "semente do simulador embutido")
     .action(async (origem: string, destino: string, ida: string, flags: Flags) => {
       const body = requestFromArgs(origem, destino, ida, flags);
@@ -97,14 +102,24 @@ export const main = async (argv: readonly string[], io: CliIo = { out: process.s
       }
       const quiet = flags.json === true || flags.watch === true;
       const progress = quiet ? undefined : createProgressView(io.out);
-      const last = await lastValueFrom(
-        prepared.answers$.pipe(
-          tap((e) => {
-            if (flags.watch) io.out.write(`${JSON.stringify(e)}\n`);
-            progress?.update(e);
-          }),
-        ),
-      );
+      let last: AnyEnvelope;
+      try {
+        last = await lastValueFrom(
+          prepared.answers$.pipe(
+            tap((e) => {
+              if (flags.watch) io.out.write(`${JSON.stringify(e)}\n`);
+              progress?.update(e);
+            }),
+          ),
+        );
+      } catch (e) {
+        progress?.stop();
+        const message = flags.baseUrl ? describeRemoteError(e, flags.baseUrl) : undefined;
+        if (message === undefined) throw e;
+        io.err.write(`Erro: ${message}\n`);
+        code = 1;
+        return;
+      }
       progress?.stop();
       if (flags.json) io.out.write(`${JSON.stringify(last, null, 2)}\n`);
       else if (!flags.watch) {

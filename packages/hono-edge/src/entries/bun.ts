@@ -1,6 +1,7 @@
 /**
- * The Bun entry: `bun src/entries/bun.ts`. Reads the `VOAR_*` variables (see `entry-env.ts`), serves the
- * app on the embedded simulator with `Bun.serve`, and stops gracefully on SIGINT/SIGTERM.
+ * The Bun entry: `bun src/entries/bun.ts` (Bun runs the TypeScript sources as they are). Reads the
+ * `VOAR_*` variables (see `entry-env.ts`), serves the app on the embedded simulator with `Bun.serve`, and
+ * stops gracefully on SIGINT/SIGTERM.
  */
 import { createApp } from "../app/create-app.js";
 import { jsonLinesLogger } from "../logging/logger.js";

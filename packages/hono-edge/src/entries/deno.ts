@@ -1,7 +1,8 @@
 /**
- * The Deno entry: `deno run --allow-env --allow-net src/entries/deno.ts` (with the import map and flags
- * of `deno.json`). Reads the `VOAR_*` variables (see `entry-env.ts`), serves the app on the embedded
- * simulator with `Deno.serve`, and stops gracefully on SIGINT/SIGTERM.
+ * The Deno entry: `deno run --allow-env --allow-net --sloppy-imports src/entries/deno.ts` (`pnpm start:deno`).
+ * Bare imports resolve through package.json and node_modules; `--sloppy-imports` lets Deno read the
+ * sources as written (`.js` in relative imports, `.ts` on disk). Reads the `VOAR_*` variables (see
+ * `entry-env.ts`), serves the app on the embedded simulator with `Deno.serve`, stops on SIGINT/SIGTERM.
  */
 import { createApp } from "../app/create-app.js";
 import { jsonLinesLogger } from "../logging/logger.js";

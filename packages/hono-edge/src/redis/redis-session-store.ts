@@ -12,7 +12,8 @@ import { createRedisWatchers } from "./redis-watchers.js";
 export interface RedisSessionStoreOptions {
   /**
    * The Redis to use: a URL (`redis://127.0.0.1:6379`; the store opens and closes its connections) or an
-   * ioredis client (the caller keeps it and closes it; the store only duplicates it for pub/sub).
+   * ioredis client (the caller keeps it and closes it; the store only duplicates it for pub/sub). Give
+   * the client no ioredis `keyPrefix` of its own: the scripts derive keys from `keyPrefix` below.
    */
   readonly redis: string | Redis;
   /** How long a search is kept after completion (one that never completes: after its deadline). */
@@ -45,7 +46,7 @@ export interface RedisSessionStore extends SessionStore {
  */
 export const createRedisSessionStore = (options: RedisSessionStoreOptions): RedisSessionStore => {
   const owned = typeof options.redis === "string";
-  const redis = typeof options.redis === "string" ? new Redis(options.redis, { lazyConnect: false }) : options.redis;
+  const redis = typeof options.redis === "string" ? new Redis(options.redis) : options.redis;
   const logger = options.logger ?? silentLogger;
   const keys = redisKeys(options.keyPrefix ?? "voar:");
   const maxChanges = Math.max(2, options.maxChangesPerSearch ?? 256);
@@ -96,7 +97,12 @@ export const createRedisSessionStore = (options: RedisSessionStoreOptions): Redi
         [owner, leaseMs, change.version, change.completed ? "1" : "0", encodeChange(change), options.ttlMs, keys.channel(id), id],
       )) as number;
       if (length < 0) return false;
-      if (length > maxChanges && !change.completed) await compact(id, length);
+      if (length > maxChanges && !change.completed) {
+        // The change is recorded either way; a failed compaction only leaves the log longer until the next one.
+        await compact(id, length).catch((e: unknown) =>
+          logger.log({ level: "warn", msg: "redis.compaction_failed", searchId: id, error: e instanceof Error ? e.message : String(e) }),
+        );
+      }
       return true;
     },
     async changes(id, afterVersion) {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ModeAEnvelopeSchema, ModeBEnvelopeSchema } from "@voar/core";
-import { main } from "../src/cli/main.js";
+import { main } from "../../src/cli/main.js";
 
 const capture = () => {
   const chunks: string[] = [];

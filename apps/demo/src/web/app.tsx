@@ -1,0 +1,106 @@
+import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
+import type { DemoConfig } from "../shared/demo-config.js";
+import { findAirport } from "./api/airports.js";
+import { loadDemoConfig } from "./api/demo-config.js";
+import { createVoarClient } from "./api/voar-client.js";
+import { AppHeader } from "./components/app-header.js";
+import { airportLabel } from "./components/airport-input.js";
+import { DeveloperPanel } from "./components/developer-panel.js";
+import { OperatorPanel } from "./components/operator-panel.js";
+import { Intro, ResultsArea } from "./components/results-area.js";
+import { SearchForm } from "./components/search-form.js";
+import {
+  directoryOf,
+  initialFormValues,
+  requestOf,
+  validateForm,
+  type AirportFieldValue,
+  type FieldMessages,
+  type FormField,
+  type SearchFormValues,
+} from "./search/search-form-model.js";
+import { useSearch } from "./search/use-search.js";
+
+/** The airport field with its airport looked up when only a code was typed. */
+const resolveAirport = async (field: AirportFieldValue): Promise<AirportFieldValue> => {
+  if (field.airport) return field;
+  const airport = await findAirport(field.text);
+  return airport ? { text: airportLabel(airport), airport } : field;
+};
+
+const FIELD_ORDER: readonly FormField[] = ["origem", "destino", "ida", "volta", "adultos", "criancas", "bebes", "modo"];
+
+/** The demo page: search form, progress, results, the operator panel and the developer's corner. */
+export const App = () => {
+  const [config, setConfig] = useState<DemoConfig | undefined>(undefined);
+  const [loadError, setLoadError] = useState<string | undefined>(undefined);
+  const [values, setValues] = useState<SearchFormValues>(() => initialFormValues());
+  const [errors, setErrors] = useState<FieldMessages>({});
+  const [pageSize, setPageSize] = useState(10);
+  const [operatorOpen, setOperatorOpen] = useState(false);
+  const client = useMemo(() => (config ? createVoarClient(config) : undefined), [config]);
+  const { run, search, page } = useSearch(client);
+
+  useEffect(() => {
+    loadDemoConfig().then(setConfig, (e: unknown) => setLoadError(e instanceof Error ? e.message : String(e)));
+    void Promise.all([resolveAirport(values.origem), resolveAirport(values.destino)]).then(([origem, destino]) =>
+      setValues((v) => ({ ...v, origem: v.origem.text === values.origem.text ? origem : v.origem, destino: v.destino.text === values.destino.text ? destino : v.destino })),
+    );
+    // Once, at load: the settings, and the airports of the prefilled form.
+  }, []);
+
+  const submit = useCallback(
+    async (form: SearchFormValues) => {
+      const [origem, destino] = await Promise.all([resolveAirport(form.origem), resolveAirport(form.destino)]);
+      const resolved = { ...form, origem, destino };
+      setValues(resolved);
+      const messages = validateForm(resolved, directoryOf([origem.airport, destino.airport]), new Date());
+      setErrors(messages);
+      const firstInvalid = FIELD_ORDER.find((f) => messages[f] !== undefined);
+      if (firstInvalid) {
+        document.getElementById(`campo-${firstInvalid}`)?.focus();
+        return;
+      }
+      search(requestOf(resolved, { pageSize }));
+      // On a phone the results start below the form: bring the progress into view.
+      requestAnimationFrame(() => {
+        const area = document.getElementById("resultados");
+        if (area && area.getBoundingClientRect().top > window.innerHeight * 0.8) area.scrollIntoView({ behavior: "smooth", block: "start" });
+      });
+    },
+    [search, pageSize],
+  );
+
+  const onPage = (n: number) => run && page({ ...run.request, NumeroPagina: n });
+  const onPageSize = (size: number) => {
+    setPageSize(size);
+    if (run) page({ ...run.request, NumeroPagina: 1, QuantidadePorPagina: size });
+  };
+
+  return (
+    <>
+      <a class="skip-link" href="#conteudo">
+        Pular para o conteúdo
+      </a>
+      <AppHeader config={config} operatorOpen={operatorOpen} onOperator={() => setOperatorOpen(!operatorOpen)} />
+      <main id="conteudo" class="container">
+        {loadError ? (
+          <div class="banner banner--error" role="alert">
+            Não foi possível carregar a configuração da demonstração ({loadError}). O servidor está rodando?
+          </div>
+        ) : null}
+        {operatorOpen && config ? (
+          <OperatorPanel apiBaseUrl={config.apiBaseUrl} demoAdminKey={config.adminKey} onSearchAgain={run ? () => search({ ...run.request, NumeroPagina: 1 }) : undefined} />
+        ) : null}
+        <SearchForm values={values} errors={errors} busy={run?.status === "running"} onChange={setValues} onSubmit={() => void submit(values)} />
+        {run ? <ResultsArea run={run} onPage={onPage} onPageSize={onPageSize} /> : <Intro />}
+        {config ? <DeveloperPanel config={config} request={run?.request} /> : null}
+      </main>
+      <footer class="app-footer container">
+        <p class="muted">
+          Voar · demonstração local. Companhias reais, voos e agências do simulador são fictícios; os sites <code>.example</code> não existem.
+        </p>
+      </footer>
+    </>
+  );
+};

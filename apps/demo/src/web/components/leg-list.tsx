@@ -1,0 +1,32 @@
+import type { ModeASegment } from "@voar/core";
+import { formatClock, formatDuration, minutesBetween } from "../format/time.js";
+
+/** The legs of one itinerary: flight, aircraft, cabin, times, connection waits, and what is included. */
+export const LegList = ({ title, segment }: { readonly title: string; readonly segment: ModeASegment | undefined }) => {
+  if (!segment) return null;
+  const included = segment.fareProfile.services.filter((s) => s.isIncluded).map((s) => s.description);
+  return (
+    <div class="legs">
+      <h4 class="legs__title">{title}</h4>
+      <ol class="legs__list">
+        {segment.legs.map((leg, i) => {
+          const previous = segment.legs[i - 1];
+          return (
+            <li key={`${leg.flightNumber}-${leg.departureDate}`}>
+              {previous ? <p class="legs__wait">Conexão em {leg.departure}: {formatDuration(minutesBetween(previous.arrivalDate, leg.departureDate))}</p> : null}
+              <p>
+                <strong>
+                  {leg.managedBy.iata} {leg.flightNumber}
+                </strong>{" "}
+                {leg.departure} {formatClock(leg.departureDate)} → {leg.arrival} {formatClock(leg.arrivalDate)} · {formatDuration(leg.duration)}
+                {leg.aircraftCode ? ` · avião ${String(leg.aircraftCode)}` : ""} · {leg.seatClass.description}
+                {leg.operatedBy.iata !== leg.managedBy.iata ? ` · operado por ${leg.operatedBy.name}` : ""}
+              </p>
+            </li>
+          );
+        })}
+      </ol>
+      {included.length > 0 ? <p class="muted">Inclui: {included.join(", ")}</p> : null}
+    </div>
+  );
+};

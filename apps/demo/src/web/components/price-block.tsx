@@ -1,0 +1,39 @@
+import { formatBrl, formatPercent, formatPoints, isCash } from "../format/money.js";
+
+interface PriceBlockProps {
+  /** Total with taxes, every passenger. */
+  readonly total: number;
+  /** Taxes and fees in the total. */
+  readonly taxes: number;
+  /** Points per adult; negative for a cash ("pagante") fare. */
+  readonly points: number;
+  /** Saving against the airline's own cash price, in percent. */
+  readonly saving: number;
+  /** What the saving is measured against, e.g. `R$ 545,88 na companhia`. */
+  readonly savingBase: string;
+  readonly passengers: string;
+}
+
+/** The price of a group or offer: total, how it is paid (miles plus taxes, or cash), and the saving. */
+export const PriceBlock = ({ total, taxes, points, saving, savingBase, passengers }: PriceBlockProps) => (
+  <div class="price-block">
+    <strong class="price-block__total" data-testid="preco">
+      {formatBrl(total)}
+    </strong>
+    <span class="price-block__who">total{passengers ? ` · ${passengers}` : ""}</span>
+    {isCash(points) ? (
+      <span class="pay pay--cash" data-pagamento="pagante">
+        Tarifa pagante · em dinheiro
+      </span>
+    ) : (
+      <span class="pay pay--miles" data-pagamento="milhas">
+        {formatPoints(points)} milhas/adulto + {formatBrl(taxes)} de taxas
+      </span>
+    )}
+    {saving >= 1 ? (
+      <span class="saving">
+        {formatPercent(saving)} abaixo da companhia <span class="saving__base">({savingBase})</span>
+      </span>
+    ) : null}
+  </div>
+);
