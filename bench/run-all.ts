@@ -12,6 +12,7 @@ import { markdownTable, type Row } from "./lib/report.js";
 import { engineRows } from "./sections/engine.js";
 import { latencyRows } from "./sections/latency.js";
 import { upstreamRows } from "./sections/upstream.js";
+import { serviceRows } from "./sections/service.js";
 
 /** A section of the report: its rows and its "how to read" paragraph. */
 export interface Section {
@@ -32,6 +33,7 @@ const run = async (name: string, f: () => Promise<Section>) => {
 
 await run("engine", () => engineRows(quick));
 await run("time to result", () => latencyRows(quick));
+await run("service", () => serviceRows(quick));
 await run("upstream", () => upstreamRows(quick));
 
 const m = machine();

@@ -32,8 +32,25 @@ export const localAsUtcMs = (local: string): number => {
   return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6] ?? 0));
 };
 
-/** Offset of a time zone from UTC at an instant, in minutes (São Paulo: -180). */
+const BUCKET_MS = 900_000;
+const offsetCache = new Map<string, number>();
+
+/**
+ * Offset of a time zone from UTC at an instant, in minutes (São Paulo: -180). Offsets only change at
+ * transitions, which fall on quarter hours of UTC (offsets and local transition times are whole quarters), so they are memoized per zone and quarter hour:
+ * `Intl.formatToParts` is the costliest call on a search's hot path.
+ */
 export const offsetMinutesAt = (timeZone: string, utcMs: number): number => {
+  const key = `${timeZone}|${Math.floor(utcMs / BUCKET_MS)}`;
+  const known = offsetCache.get(key);
+  if (known !== undefined) return known;
+  const offset = computeOffsetMinutes(timeZone, Math.floor(utcMs / BUCKET_MS) * BUCKET_MS);
+  if (offsetCache.size >= 100_000) offsetCache.clear();
+  offsetCache.set(key, offset);
+  return offset;
+};
+
+const computeOffsetMinutes = (timeZone: string, utcMs: number): number => {
   const parts = formatterFor(timeZone).formatToParts(new Date(utcMs));
   const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   const asUtc = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));

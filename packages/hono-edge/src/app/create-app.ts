@@ -57,6 +57,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     timeoutMs: config.search.sourceTimeoutMs,
     maxAttempts: config.search.maxAttempts,
     cacheSize: config.limits.maxSessions,
+    ttlMs: config.search.ttlMs,
   });
   d.signal?.addEventListener("abort", () => {
     hub.close().catch((e: unknown) => logger.log({ level: "error", msg: "shutdown.failed", error: e instanceof Error ? e.message : String(e) }));

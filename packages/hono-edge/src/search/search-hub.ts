@@ -23,6 +23,8 @@ export interface SearchHubOptions {
   readonly maxAttempts?: number | undefined;
   /** Snapshots kept materialized, most recently used first. */
   readonly cacheSize: number;
+  /** How long a search lives after completion (and after its deadline if it never completes): cached snapshots go with it. */
+  readonly ttlMs: number;
 }
 
 /**
@@ -33,7 +35,8 @@ export interface SearchHubOptions {
  */
 export class SearchHub {
   private readonly running = new Map<string, RunningSearch>();
-  private readonly cache = new Map<string, SearchSnapshot>();
+  private readonly cache = new Map<string, { readonly snapshot: SearchSnapshot; readonly expiresAt: number }>();
+  private lastSweep = 0;
 
   constructor(private readonly o: SearchHubOptions) {}
 
@@ -76,13 +79,25 @@ export class SearchHub {
 
   /** The latest snapshot of a search, rebuilt from the store (only the changes since the cached one). */
   async snapshot(record: SearchRecord): Promise<SearchSnapshot> {
-    const cached = this.cache.get(record.id);
+    const cached = this.cache.get(record.id)?.snapshot;
     const changes = await this.o.store.changes(record.id, cached?.version ?? 0);
     const s = applyChanges(record, cached ?? emptySnapshotOf(record), changes);
     this.cache.delete(record.id);
-    this.cache.set(record.id, s);
+    this.cache.set(record.id, { snapshot: s, expiresAt: (record.completedAt ?? record.deadlineAt) + this.o.ttlMs });
     if (this.cache.size > this.o.cacheSize) this.cache.delete(this.cache.keys().next().value!);
+    this.sweepExpired();
     return s;
+  }
+
+  /**
+   * Drops cached snapshots of searches past their TTL, at most once a second: the store forgets them on its
+   * own, and without this the cache would keep them (and their offers) until evicted by count.
+   */
+  private sweepExpired(): void {
+    const now = this.o.clock.now();
+    if (now - this.lastSweep < 1_000) return;
+    this.lastSweep = now;
+    for (const [id, entry] of this.cache) if (entry.expiresAt <= now) this.cache.delete(id);
   }
 
   /** Every snapshot of a search after a version (see `watchSearch`), for the SSE stream. */
