@@ -20,6 +20,18 @@ describe("polling by Token / LeaseId", () => {
     }
   });
 
+  it("repeated polls of one version share the written envelope but each gets its own RequestId", async () => {
+    const { app } = testApp();
+    const id = (await consultar(app, QUERY)).body.Token as string;
+    await vi.advanceTimersByTimeAsync(250);
+    const a = await consultar(app, { Token: id });
+    const b = await consultar(app, { Token: id });
+    expect(a.body.RequestId).not.toBe(b.body.RequestId);
+    expect({ ...a.body, RequestId: "x" }).toEqual({ ...b.body, RequestId: "x" });
+    const other = await consultar(app, { Token: id, NumeroPagina: 2, QuantidadePorPagina: 3 });
+    expect(other.body.pagination).toMatchObject({ currentPage: 2, pageSize: 3 });
+  });
+
   it("a poll while the search runs carries LeaseId in ExErro and Data[0], as existing clients expect", async () => {
     const { app } = testApp();
     const id = (await consultar(app, QUERY)).body.Token as string;

@@ -1,6 +1,7 @@
 import type { Handler } from "hono";
 import type { AppEnv } from "../app/app-env.js";
-import { envelopeOf, resolveSearch, type SearchRouteDeps } from "./search-request.js";
+import { resolveSearch, type SearchRouteDeps } from "./search-request.js";
+import { serializedAnswer } from "./serialized-answer.js";
 
 /**
  * `POST /ConsultaAereo/Consultar`: the progressive search by polling. The first request of a query starts
@@ -12,6 +13,6 @@ export const consultarHandler =
   async (c) => {
     const resolved = await resolveSearch(deps, c);
     const snapshot = await deps.hub.snapshot(resolved.record);
-    const { status, body } = envelopeOf(deps, snapshot, resolved, c.get("requestId"));
-    return c.json(body, status);
+    const { status, text } = serializedAnswer(deps, snapshot, resolved, c.get("requestId"));
+    return c.body(text, status, { "content-type": "application/json; charset=UTF-8" });
   };
