@@ -13,6 +13,6 @@ export const consultarHandler =
   async (c) => {
     const resolved = await resolveSearch(deps, c);
     const snapshot = await deps.hub.snapshot(resolved.record);
-    const { status, text } = serializedAnswer(deps, snapshot, resolved, c.get("requestId"));
-    return c.body(text, status, { "content-type": "application/json; charset=UTF-8" });
+    const { status, bytes } = serializedAnswer(deps, snapshot, resolved, c.get("requestId"));
+    return c.body(bytes, status, { "content-type": "application/json; charset=UTF-8" });
   };
