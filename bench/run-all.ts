@@ -13,6 +13,7 @@ import { engineRows } from "./sections/engine.js";
 import { latencyRows } from "./sections/latency.js";
 import { upstreamRows } from "./sections/upstream.js";
 import { serviceRows } from "./sections/service.js";
+import { edgeRows } from "./sections/edge.js";
 
 /** A section of the report: its rows and its "how to read" paragraph. */
 export interface Section {
@@ -35,6 +36,7 @@ await run("engine", () => engineRows(quick));
 await run("time to result", () => latencyRows(quick));
 await run("service", () => serviceRows(quick));
 await run("upstream", () => upstreamRows(quick));
+await run("edge", () => edgeRows(quick));
 
 const m = machine();
 const doc = [
