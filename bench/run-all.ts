@@ -50,6 +50,8 @@ const doc = [
   "",
   "## How to read these figures",
   "",
+  "Targets, each against an anchor measured in the same run: incremental ingestion at most 1.5x one-shot; page cost at most 3x; polling throughput at least 0.6 of bare node:http; SSE first result within 50 ms of the fastest source; workerd bundle at most 300 KB gzip. The last column marks each as met or missed; where a target is missed, the notes of its section say why and what would close it.",
+  "",
   ...sections.flatMap((s) => [`### ${s.title}`, "", ...s.notes.map((n) => `- ${n}`), ""]),
 ].join("\n");
 
