@@ -64,6 +64,7 @@ export type { ComparisonView, FilterView, MetaView, PageView, PriceGroupView } f
 export { parseSearchRequest, DEFAULT_PAGE_SIZE, type InvalidRequest, type ParsedRequest, type RequestContext } from "./wire/request.js";
 export { ConsultarBodySchema, PollRequestSchema, SearchRequestSchema } from "./wire/request-schema.js";
 export { todayInSaoPaulo } from "./wire/request-dates.js";
+export { wireRequestOf } from "./wire/request-body.js";
 
 // Wire: answers we write
 export {

@@ -1,24 +1,17 @@
-import { companhiaOf, type SearchQuery } from "@voar/core";
+import { wireRequestOf, type SearchQuery } from "@voar/core";
 
 /** The paging members of a Mode A request: page `page` of `pageSize` groups. Other modes are not paged. */
 export const pagingOf = (query: SearchQuery, page: number, pageSize: number): Record<string, number> =>
   query.mode.kind === "all-airlines" ? { NumeroPagina: page, QuantidadePorPagina: pageSize } : {};
 
 /**
- * The body of `POST /ConsultaAereo/Consultar` for a query (spec 2.1): the members public clients send,
- * `Volta` only for a round trip, paging in Mode A.
+ * The body of `POST /ConsultaAereo/Consultar` for a query (spec 2.1): core's `wireRequestOf`, plus paging
+ * in Mode A.
  *
  * @example
  * searchRequestBody(query, 1, 100); // { Origem: "CNF", Destino: "SDU", Ida: "2026-09-15", Adultos: 1, ..., Companhia: -1, NumeroPagina: 1, QuantidadePorPagina: 100 }
  */
 export const searchRequestBody = (query: SearchQuery, page: number, pageSize: number): Record<string, unknown> => ({
-  Origem: query.origin,
-  Destino: query.destination,
-  Ida: query.departureDate,
-  ...(query.returnDate === undefined ? {} : { Volta: query.returnDate }),
-  Adultos: query.passengers.adults,
-  Criancas: query.passengers.children,
-  Bebes: query.passengers.infants,
-  Companhia: companhiaOf(query.mode),
+  ...wireRequestOf(query),
   ...pagingOf(query, page, pageSize),
 });
