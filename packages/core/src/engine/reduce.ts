@@ -1,4 +1,5 @@
-import { HashMap, Option } from "effect";
+import * as HashMap from "effect/HashMap";
+import * as Option from "effect/Option";
 import type { Offer } from "../domain/offer.js";
 import { isRetryable } from "../errors/source-errors.js";
 import type { SearchEvent } from "./events.js";

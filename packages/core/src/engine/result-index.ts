@@ -1,4 +1,6 @@
-import { HashMap, Option, RedBlackTree } from "effect";
+import * as HashMap from "effect/HashMap";
+import * as Option from "effect/Option";
+import * as RedBlackTree from "effect/RedBlackTree";
 import * as Order from "effect/Order";
 import type { Carrier, Direction } from "../domain/itinerary.js";
 import type { Offer } from "../domain/offer.js";

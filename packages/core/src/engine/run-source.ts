@@ -1,4 +1,5 @@
-import { Duration, Effect } from "effect";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
 import type { Offer } from "../domain/offer.js";
 import type { SearchQuery } from "../domain/query.js";
 import { isRetryable, SourceTimeout, toSourceError, type SourceError } from "../errors/source-errors.js";

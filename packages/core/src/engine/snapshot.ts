@@ -1,4 +1,4 @@
-import { HashMap } from "effect";
+import * as HashMap from "effect/HashMap";
 import type { Offer } from "../domain/offer.js";
 import type { SearchQuery } from "../domain/query.js";
 import type { SourceProgress } from "./progress.js";

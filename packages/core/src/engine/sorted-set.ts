@@ -1,4 +1,4 @@
-import { RedBlackTree } from "effect";
+import * as RedBlackTree from "effect/RedBlackTree";
 import * as Order from "effect/Order";
 
 /**

@@ -1,4 +1,5 @@
-import { Duration, Schedule } from "effect";
+import * as Duration from "effect/Duration";
+import * as Schedule from "effect/Schedule";
 import { isRetryable, type SourceError } from "../errors/source-errors.js";
 
 /** How each source call is carried: a timeout between batches and a bounded retry schedule. */

@@ -1,4 +1,4 @@
-import { Data } from "effect";
+import * as Data from "effect/Data";
 
 /** A source did not produce its next batch in time. Retryable. */
 export class SourceTimeout extends Data.TaggedError("SourceTimeout")<{

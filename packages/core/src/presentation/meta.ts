@@ -1,4 +1,4 @@
-import { HashMap } from "effect";
+import * as HashMap from "effect/HashMap";
 import type { AirportDirectory } from "../domain/airport.js";
 import type { DirectionIndex } from "../engine/result-index.js";
 import type { SearchSnapshot } from "../engine/snapshot.js";

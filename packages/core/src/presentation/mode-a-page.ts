@@ -1,4 +1,5 @@
-import { HashMap, RedBlackTree } from "effect";
+import * as HashMap from "effect/HashMap";
+import * as RedBlackTree from "effect/RedBlackTree";
 import type { AirportDirectory } from "../domain/airport.js";
 import type { Group } from "../engine/result-index.js";
 import type { SearchSnapshot } from "../engine/snapshot.js";

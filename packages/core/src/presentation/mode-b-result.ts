@@ -1,4 +1,5 @@
-import { HashMap, RedBlackTree } from "effect";
+import * as HashMap from "effect/HashMap";
+import * as RedBlackTree from "effect/RedBlackTree";
 import type { Offer } from "../domain/offer.js";
 import type { DirectionIndex } from "../engine/result-index.js";
 import type { SearchSnapshot } from "../engine/snapshot.js";
