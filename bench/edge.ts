@@ -32,7 +32,7 @@ const bundle = async () => {
   const text = result.text!;
   const airportBytes = Object.entries(result.metafile.outputs)
     .flatMap(([, o]) => Object.entries(o.inputs))
-    .filter(([input]) => input.includes("airport-codes"))
+    .filter(([input]) => input.includes("airport-data.generated"))
     .reduce((n, [, i]) => n + i.bytesInOutput, 0);
   return { text, airportBytes };
 };

@@ -1,12 +1,11 @@
 /**
  * Bundles the workerd entry for deployment (ESM, platform neutral, the `workerd`/`worker`/`browser` export
- * conditions, the compact airport table). `pnpm --filter @voar/hono-edge bundle:workerd` writes
- * dist/workerd.js; tests and the bench call {@link bundleWorkerd} for the text.
+ * conditions; the airport table is core's own compact generated module). `pnpm --filter @voar/hono-edge
+ * bundle:workerd` writes dist/workerd.js; tests and the bench call {@link bundleWorkerd} for the text.
  */
 import { build } from "esbuild";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { compactAirports } from "./compact-airports.js";
 
 const PACKAGE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -19,7 +18,6 @@ export const bundleWorkerd = async (options: { readonly minify?: boolean; readon
     platform: "neutral",
     conditions: ["workerd", "worker", "browser"],
     mainFields: ["browser", "module", "main"],
-    plugins: [compactAirports()],
     write: options.outfile !== undefined,
     ...(options.outfile ? { outfile: options.outfile } : {}),
     metafile: true,

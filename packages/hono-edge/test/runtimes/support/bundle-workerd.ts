@@ -1,7 +1,7 @@
 import { bundleWorkerd as bundle } from "../../../scripts/bundle-workerd.js";
 
 /**
- * Bundles the workerd entry exactly as the `bundle:workerd` script does (compact airport table included)
+ * Bundles the workerd entry exactly as the `bundle:workerd` script does (core's compact airport table included)
  * and returns the script's text: the test needs no prior build.
  */
 export const bundleWorkerd = async (): Promise<string> => {
