@@ -10,6 +10,7 @@
 import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -125,6 +126,17 @@ const node = async (folder: string, script: string, env: Record<string, string>)
 const exportTargets = (exports: unknown): string[] =>
   typeof exports === "string" ? [exports] : exports && typeof exports === "object" ? Object.values(exports).flatMap(exportTargets) : [];
 
+const REDIS_URL = process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379";
+
+/** Fails at once, saying so, when Redis does not accept connections (ioredis would retry until the timeout). */
+const redisReachable = () =>
+  new Promise<void>((resolve, reject) => {
+    const url = new URL(REDIS_URL);
+    const socket = connect({ host: url.hostname, port: Number(url.port || 6379) });
+    socket.once("connect", () => socket.end(() => resolve()));
+    socket.once("error", (e) => reject(new Error(`Redis is not reachable at ${REDIS_URL} (start one, or set REDIS_URL): ${e.message}`)));
+  });
+
 describe("the packed packages", () => {
   it("have publish manifests with versions for workspace ranges and exports to built JavaScript only", () => {
     for (const dir of PACKAGES) {
@@ -159,9 +171,10 @@ describe("the packed packages", () => {
     ["with --ignore-scripts", true],
     ["with install scripts", false],
   ])("installed together by npm %s, search through every public entry under plain node", async (label, ignoreScripts) => {
+    await redisReachable();
     const folder = await consumer(ignoreScripts ? "full-no-scripts" : "full-scripts", PACKAGES, ["ioredis@^5.11.1"], ignoreScripts);
     expect(withInstallScripts(folder)).toEqual([]);
-    const seen = await node(folder, "full.mjs", { VOAR_FORBIDDEN_MODULES: "fast-check", REDIS_URL: process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379" });
+    const seen = await node(folder, "full.mjs", { VOAR_FORBIDDEN_MODULES: "fast-check", REDIS_URL });
     expect(seen, label).toMatchObject({ invalidStatus: 400, docsStatus: 200 });
     expect(seen["coreOffers"]).toBeGreaterThan(0);
     expect(seen["undiciOffers"]).toBeGreaterThan(0);
