@@ -1,7 +1,8 @@
 /**
  * The published packages as a consumer gets them: every @voar/* package is built and packed with `pnpm pack`
  * (publishConfig applied, workspace:* replaced by versions), the tarballs are installed with plain `npm install`
- * into empty folders (third-party packages from the registry), and plain `node` runs a search through each
+ * into empty folders (third-party packages from the registry, then from npm's cache with --offline and install
+ * scripts on, as on a machine without network access), and plain `node` runs a search through each
  * public entry there (consumer/*.mjs). A consumer of only @voar/hono-edge, @voar/core and @voar/http-adapter
  * gets neither @voar/testing nor ioredis, and none of its entries loads fast-check (effect's own dependency).
  *
@@ -74,12 +75,16 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-/** An empty consumer folder with the given tarballs installed by `npm install`, and the consumer scripts copied in. */
-const consumer = async (name: string, dirs: readonly PackageDir[], extra: readonly string[], ignoreScripts: boolean) => {
+/**
+ * An empty consumer folder with the given tarballs installed by `npm install`, and the consumer scripts copied in.
+ * `offline`: npm may not reach the network (the packages come from npm's cache, which the first install filled):
+ * the install a machine without network access makes.
+ */
+const consumer = async (name: string, dirs: readonly PackageDir[], extra: readonly string[], { ignoreScripts, offline }: { ignoreScripts: boolean; offline: boolean }) => {
   const folder = path.join(work, name);
   await mkdir(folder);
   await writeFile(path.join(folder, "package.json"), JSON.stringify({ name: `voar-${name}`, private: true, type: "module" }));
-  await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...(ignoreScripts ? ["--ignore-scripts"] : []), ...dirs.map((d) => tarballs[d]), ...extra], folder);
+  await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...(ignoreScripts ? ["--ignore-scripts"] : []), ...(offline ? ["--offline"] : []), ...dirs.map((d) => tarballs[d]), ...extra], folder);
   await cp(CONSUMER, folder, { recursive: true });
   return folder;
 };
@@ -167,12 +172,13 @@ describe("the packed packages", () => {
     for (const dir of PACKAGES) expect(manifests[dir]["dependencies"], dir).not.toHaveProperty("fast-check");
   });
 
+  // In this order: the first install fills npm's cache, the next ones run with scripts and without network.
   it.each([
     ["with --ignore-scripts", true],
-    ["with install scripts", false],
+    ["with install scripts and --offline", false],
   ])("installed together by npm %s, search through every public entry under plain node", async (label, ignoreScripts) => {
     await redisReachable();
-    const folder = await consumer(ignoreScripts ? "full-no-scripts" : "full-scripts", PACKAGES, ["ioredis@^5.11.1"], ignoreScripts);
+    const folder = await consumer(ignoreScripts ? "full-no-scripts" : "full-scripts", PACKAGES, ["ioredis@^5.11.1"], { ignoreScripts, offline: !ignoreScripts });
     expect(withInstallScripts(folder)).toEqual([]);
     const seen = await node(folder, "full.mjs", { VOAR_FORBIDDEN_MODULES: "fast-check", REDIS_URL });
     expect(seen, label).toMatchObject({ invalidStatus: 400, docsStatus: 200 });
@@ -184,7 +190,7 @@ describe("the packed packages", () => {
   }, 240_000);
 
   it("give a consumer of the service, core and the adapter no @voar/testing, ioredis or fast-check of ours, and load none of them", async () => {
-    const folder = await consumer("minimal", ["core", "http-adapter", "hono-edge"], [], false);
+    const folder = await consumer("minimal", ["core", "http-adapter", "hono-edge"], [], { ignoreScripts: false, offline: true });
     const tree = installed(folder);
     expect(tree.has("@voar/testing")).toBe(false);
     expect(tree.has("ioredis")).toBe(false);
