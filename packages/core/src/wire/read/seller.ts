@@ -20,6 +20,9 @@ const AIRLINE_SITES: Readonly<Record<string, string>> = {
   IB: "iberia.com",
 };
 
+/** Sites of the sources that are programmes or the interline service rather than airlines, by Companhia id. */
+const SOURCE_SITES: Readonly<Record<number, string>> = { 34: "livelo.com.br" };
+
 /** A stable lower-case id from a display name: `American Airlines` -> `american-airlines`. */
 export const slug = (text: string): string =>
   text
@@ -42,6 +45,9 @@ export const airlineSeller = (
   airline: Airline | undefined,
   programme: string | undefined,
 ): Seller => {
+  if (airline && airline.kind !== "airline") {
+    return { kind: "airline", id: slug(airline.name), name: programme || airline.name, site: SOURCE_SITES[airline.id] ?? "", url: "" };
+  }
   const airlineName = airline?.name ?? carrier.name;
   const own =
     programme === undefined ||
