@@ -1,4 +1,4 @@
-import { airlineById } from "../domain/airline.js";
+import { airlineById, airlineByIata } from "../domain/airline.js";
 import type { Leg } from "../domain/itinerary.js";
 import { savingPercent, serviceFeeOf, type Baggage, type Offer, type PassengerFare, type PassengerType } from "../domain/offer.js";
 import type { Passengers } from "../domain/query.js";
@@ -59,10 +59,15 @@ const toWireVoo = (leg: Leg, index: number, legs: readonly Leg[]): ModeBFlightLe
   };
 };
 
+/**
+ * The airline object (`Cia`) of an offer: its airline's, or, for an offer of a programme (Livelo) or the
+ * interline source, the airline that flies it (`IdCia` still names the source).
+ */
 const toWireAirline = (offer: Offer): ModeBAirline => {
-  const known = airlineById(offer.airlineId);
+  const source = airlineById(offer.airlineId);
+  const known = source?.kind === "airline" ? source : airlineByIata(offer.validatingCarrier.iata);
   return {
-    Id: offer.airlineId,
+    Id: known?.id ?? offer.airlineId,
     Nome: known?.name ?? offer.validatingCarrier.name,
     Iata: known?.iata ?? offer.validatingCarrier.iata,
     AtivaBusca: true,

@@ -99,7 +99,10 @@ describe("Livelo (34) and Interline (1200)", () => {
     expect(o?.seller).toMatchObject({ id: "livelo", name: "Livelo", site: "livelo.com.br" });
     const wire = toWireSingleAirlineOffer(o!, { adults: 1, children: 0, infants: 0 });
     expect(ModeBOfferSchema.parse(wire)).toEqual(wire);
-    expect([wire.IdCia, wire.Cia.Id, wire.Cia.Nome]).toEqual([34, 34, "Livelo"]);
+    // IdCia names the source; Cia the airline that flies it.
+    expect([wire.IdCia, wire.Cia.Id, wire.Cia.Iata]).toEqual([34, 2, "G3"]);
+    const [again] = offersOf(envelopeB([{ ...wire, Outros: undefined }]));
+    expect(again).toMatchObject({ airlineId: 34, validatingCarrier: { iata: "G3" }, miles: { programme: "Livelo" } });
   });
 
   it("reads an Interline cash offer combining airlines as the interline source's", () => {
