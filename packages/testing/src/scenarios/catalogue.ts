@@ -54,8 +54,7 @@ export const SCENARIOS: readonly Scenario[] = [
     latencyMs: spread,
     perAirline: 1,
     progressHints: true,
-    // Every fare family is its own price group: polls spaced wider keep the fixture small.
-    pollMs: 2_000,
+    pollMs: 1_000,
     ends: "completed",
   },
   {
