@@ -45,7 +45,7 @@ export const makeOffers = (n: number): Offer[] => {
       seller: { kind: "airline", id: "bench", name: "Bench", site: "bench.example", url: "https://bench.example" },
       itinerary, fares: [{ type: "ADT", count: 1, base: { amount: total.amount - taxes.amount, currency: "BRL" }, taxes }],
       total, taxes, airlinePrice: { amount: total.amount * 2, currency: "BRL" }, miles: undefined, cabin: "Economica",
-      bookingOption: "Tarifa Light", checkedBags: 0, fareToken: `f${i}`, searchToken: "s",
+      bookingOption: "Tarifa Light", baggage: { checked: 0, checkedText: "", cabinText: "" }, fareToken: `f${i}`, searchToken: "s",
     });
   }
   return out;

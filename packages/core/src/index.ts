@@ -5,7 +5,18 @@
 
 // Domain
 export { money, moneyFromDecimal, centavosFromDecimal, toDecimal, addMoney, zeroMoney, type Money } from "./domain/money.js";
-export { AIRLINES, ALL_AIRLINES, OTA_COMPARISON, airlineById, airlineByIata, type Airline } from "./domain/airline.js";
+export {
+  AIRLINES,
+  ALL_AIRLINES,
+  INTERLINE,
+  LIVELO,
+  OTA_COMPARISON,
+  airlineById,
+  airlineByIata,
+  programmeSource,
+  type Airline,
+  type AirlineKind,
+} from "./domain/airline.js";
 export { companhiaOf, queryKey, type Passengers, type SearchMode, type SearchQuery } from "./domain/query.js";
 export { flightKey, routeConfiguration, type Carrier, type Direction, type Itinerary, type Leg } from "./domain/itinerary.js";
 export {
@@ -16,7 +27,18 @@ export {
   utcMsToLocal,
   zonedToUtcMs,
 } from "./domain/time-zone.js";
-export { isCashOffer, savingPercent, type MilesPrice, type Offer, type PassengerFare, type PassengerType, type Seller } from "./domain/offer.js";
+export {
+  checkedOnly,
+  isCashOffer,
+  savingPercent,
+  serviceFeeOf,
+  type Baggage,
+  type MilesPrice,
+  type Offer,
+  type PassengerFare,
+  type PassengerType,
+  type Seller,
+} from "./domain/offer.js";
 export type { Airport, AirportDirectory } from "./domain/airport.js";
 
 // Errors

@@ -7,7 +7,7 @@ import { answerOf, consultar, fastSources, NOW, post, QUERY, testApp } from "./s
 beforeEach(() => vi.useFakeTimers({ now: NOW }));
 afterEach(() => vi.useRealTimers());
 
-const AIRLINE_SOURCES = ["latam", "gol", "azul", "tap", "copa", "american", "iberia"];
+const AIRLINE_SOURCES = ["latam", "gol", "azul", "tap", "copa", "american", "iberia", "livelo"];
 
 /** Checks an answer is the failure envelope with the code and the status decisions.md gives it. */
 const expectFailure = async (res: Response, code: ErrorCode) => {

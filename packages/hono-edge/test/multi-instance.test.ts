@@ -31,7 +31,7 @@ describe("several instances sharing one session store", () => {
     const fromA = await consultar(appA, { Token: first.body.Token });
     expect(fromB.body.Completed).toBe(true);
     expect(fromB.body.Data).toEqual(fromA.body.Data);
-    expect(a.total()).toBe(7);
+    expect(a.total()).toBe(8);
     expect(b.total()).toBe(0);
   });
 
@@ -46,13 +46,13 @@ describe("several instances sharing one session store", () => {
     await vi.advanceTimersByTimeAsync(0);
     const takeover = await consultar(appB, { Token: token });
     expect(takeover.body.TotalItens).toBeGreaterThanOrEqual(before.body.TotalItens);
-    expect(b.total()).toBe(7); // every source was still pending, so B runs them all again
+    expect(b.total()).toBe(8); // every source was still pending, so B runs them all again
     await vi.advanceTimersByTimeAsync(1_100);
     const after = await consultar(appB, { Token: token });
     expect(after.body).toMatchObject({ Token: token, Completed: true });
     expect(after.body.TotalItens).toBeGreaterThanOrEqual(before.body.TotalItens);
     expect(after.body.Progresso.Versao).toBeGreaterThan(before.body.Progresso.Versao);
-    expect(a.total()).toBe(7);
+    expect(a.total()).toBe(8);
   });
 
   it("a shutdown ends open SSE streams, and the client resumes on another instance without losing a version", async () => {
@@ -97,7 +97,7 @@ describe("several instances sharing one session store", () => {
     expect(b.total()).toBe(0); // the lease still holds
     await vi.advanceTimersByTimeAsync(15_000);
     await consultar(appB, { Token: "ghost-search" });
-    expect(b.total()).toBe(7);
+    expect(b.total()).toBe(8);
     await vi.advanceTimersByTimeAsync(250);
     expect((await consultar(appB, { Token: "ghost-search" })).body).toMatchObject({ Completed: true, HasResult: true });
   });

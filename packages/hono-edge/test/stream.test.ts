@@ -128,7 +128,7 @@ describe("POST /api/ConsultaAereo/Stream (SSE)", () => {
   });
 
   it("a search in which every source failed ends with the failure envelope as its final event", async () => {
-    const failures = Object.fromEntries(["latam", "gol", "azul", "tap", "copa", "american", "iberia"].map((id) => [id, { error: new BusinessError({ detail: "x" }) }]));
+    const failures = Object.fromEntries(["latam", "gol", "azul", "tap", "copa", "american", "iberia", "livelo"].map((id) => [id, { error: new BusinessError({ detail: "x" }) }]));
     const { app } = testApp({ sources: fastSources({ failures }) });
     const events = (await readStream(await post(app, STREAM, QUERY))).filter((e) => e.data);
     const final = envelopeOf(events.at(-1)!.data);

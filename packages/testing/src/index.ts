@@ -66,7 +66,7 @@ export { recordSource, type SourceRecorder, type FixtureMeta } from "./recorder/
 export { wireRequestOf } from "./recorder/wire-request.js";
 
 // Scenarios
-export { SCENARIOS, SCENARIO_EPOCH, SCENARIO_ACCOUNT, scenario, type Scenario } from "./scenarios/catalogue.js";
+export { SCENARIOS, SCENARIO_EPOCH, SCENARIO_ACCOUNT, FARE_SCENARIOS, scenario, type Scenario } from "./scenarios/catalogue.js";
 export { recordScenario, type AdvanceTime } from "./scenarios/record-scenario.js";
 export { driveSearch, type DriveOptions, type DriveResult } from "./scenarios/scenario-driver.js";
 export { chooseFlights, fewFlights } from "./scenarios/few-flights.js";

@@ -12,7 +12,31 @@ export interface PassengerFare {
   readonly base: Money;
   /** Taxes and fees for all passengers of this type. */
   readonly taxes: Money;
+  /**
+   * The seller's service fee within `taxes`, all passengers of this type (`Taxas.Servico` per adult on the
+   * wire). Negative for a discount (an agency rebate): kept as it is, never clamped. Absent: none.
+   */
+  readonly serviceFee?: Money | undefined;
 }
+
+/**
+ * The bags a fare includes, per passenger. `checked` is always known (0 when the source says nothing);
+ * `cabin` only when the source names a carry-on allowance. The texts are the source's own words
+ * (`Até 2 bagagens para despachar`, `1 bagagem de mão`), empty when it gives none.
+ */
+export interface Baggage {
+  /** Checked bags included, per passenger. */
+  readonly checked: number;
+  /** How the source words the checked allowance; empty when it gives no words. */
+  readonly checkedText: string;
+  /** Carry-on pieces included, per passenger; undefined when the source does not say. */
+  readonly cabin?: number | undefined;
+  /** How the source words the carry-on allowance (size, weight); empty when it gives no words. */
+  readonly cabinText: string;
+}
+
+/** Baggage with `checked` bags and nothing else known. */
+export const checkedOnly = (checked: number): Baggage => ({ checked, checkedText: "", cabinText: "" });
 
 /** A price in miles: points per passenger plus the boarding taxes paid in cash. */
 export interface MilesPrice {
@@ -69,13 +93,23 @@ export interface Offer {
   readonly cabin: string;
   /** Booking option shown in comparisons (`Tarifa Light`, `Emissão com milhas`...). */
   readonly bookingOption: string;
-  /** Checked bags included. */
-  readonly checkedBags: number;
+  /**
+   * The airline's fare family as the source names it (`LIGHT`, `STANDARD`, `FULL`, `PLUS`, `MAX`,
+   * `PREMIUM ECONOMY`...): what tells apart offers of the same flight at different prices. Absent when the
+   * source names none (award fares usually).
+   */
+  readonly fareFamily?: string | undefined;
+  /** The bags the fare includes. */
+  readonly baggage: Baggage;
   /** Opaque token identifying the fare at its source. */
   readonly fareToken: string;
   /** Opaque token identifying the search at its source. */
   readonly searchToken: string;
 }
+
+/** The seller's service fee of an offer, all passengers (negative for a discount); 0 when none. */
+export const serviceFeeOf = (offer: Pick<Offer, "fares">): number =>
+  offer.fares.reduce((sum, f) => sum + (f.serviceFee?.amount ?? 0), 0);
 
 /** True when an offer is paid in cash (`PontosAdulto = -1` on the wire). */
 export const isCashOffer = (offer: Offer): boolean => offer.miles === undefined;

@@ -9,8 +9,9 @@ import { addSorted, emptySortedStrings, type SortedStrings } from "./sorted-set.
 
 /**
  * How a search groups its offers for presentation:
- * - `price-group` (Mode A): one validating airline at one price (and one payment kind) is a group whose
- *   members are the distinct flights sold at that price;
+ * - `price-group` (Mode A): one validating airline at one price, one payment kind and one fare (family and
+ *   checked bags) is a group whose members are the distinct flights sold at that price, so the same flight
+ *   sold as LIGHT and as PLUS at one price is two groups, each showing its family;
  * - `comparison` (Mode B): one flight is a group whose members are every seller's offer for it;
  * - `single` (single airline): every offer is its own group.
  */
@@ -80,8 +81,11 @@ export const emptyDirectionIndex = (): DirectionIndex => ({
 /** The key of the group an offer belongs to. */
 export const groupKeyOf = (kind: GroupingKind, offer: Offer): string => {
   switch (kind) {
-    case "price-group":
-      return `${offer.validatingCarrier.iata}|${offer.miles ? `M${offer.miles.pointsAdult}` : "C"}|${String(offer.total.amount).padStart(12, "0")}`;
+    case "price-group": {
+      // The seller too: Livelo's award seats on a LATAM flight are not LATAM Pass's, even at the same points.
+      const fare = `${offer.seller.id}/${offer.fareFamily ?? ""}/${offer.baggage.checked}`;
+      return `${offer.validatingCarrier.iata}|${offer.miles ? `M${offer.miles.pointsAdult}` : "C"}|${fare}|${String(offer.total.amount).padStart(12, "0")}`;
+    }
     case "comparison":
       return offer.flightKey;
     case "single":

@@ -39,15 +39,30 @@ export const ModeALegSchema = z
   })
   .meta({ id: "ModeALeg", description: "Um voo (decolagem e pouso) de um itinerário." });
 
-/** A service included in a fare (`HAND_LUGGAGE`, ...). */
-export const FareServiceSchema = z.strictObject({ type: z.string(), isIncluded: z.boolean(), description: z.string() });
+/** A service included in a fare (`HAND_LUGGAGE`, ...); `Number` is how many pieces, as real answers send it. */
+export const FareServiceSchema = z.strictObject({
+  type: z.string(),
+  isIncluded: z.boolean(),
+  description: z.string(),
+  Number: CountSchema.meta({ description: "Quantidade incluída (peças)." }),
+});
+
+/** The checked baggage a fare includes, per passenger, as real answers write it. */
+export const FareBaggageSchema = z
+  .strictObject({
+    isIncluded: z.literal(true),
+    type: z.literal("CHECKED_BAGGAGE"),
+    quantity: z.int().min(1).meta({ description: "Bagagens despachadas incluídas, por passageiro." }),
+    texto: z.string().min(1).meta({ examples: ["Até 2 bagagens para despachar"] }),
+  })
+  .meta({ id: "FareBaggage" });
 
 /** What a fare includes. */
 export const FareProfileSchema = z
   .strictObject({
-    baggage: z.null(),
-    services: z.array(FareServiceSchema),
-    fareFamily: z.null(),
+    baggage: FareBaggageSchema.nullable().meta({ description: "Bagagem despachada incluída; null quando a tarifa não inclui nenhuma." }),
+    services: z.array(FareServiceSchema).meta({ description: "Serviços incluídos (HAND_LUGGAGE: bagagem de mão)." }),
+    fareFamily: z.string().min(1).nullable().meta({ description: "Família tarifária (LIGHT, STANDARD, FULL, PLUS, MAX...); null quando a fonte não informa.", examples: ["LIGHT"] }),
     fareFamilyId: z.null(),
     fareFamilyProgramId: z.null(),
   })
@@ -62,6 +77,7 @@ export const ModeASegmentSchema = z
     arrivalDate: LocalDateTimeSchema,
     rateToken: z.string().meta({ description: "Token opaco que identifica a tarifa." }),
     TokenConsultaSvc: z.string().meta({ description: "Token opaco que identifica a consulta na fonte." }),
+    TokenConsultaMBX: z.string().meta({ description: "O mesmo token, com o nome que os fornecedores reais usam." }),
     packageGroup: z.null(),
     routeRPH: z.union([z.literal(0), z.literal(1)]).meta({ description: "0 ida, 1 volta." }),
     rph: CountSchema.meta({ description: "Posição do segmento na lista." }),
@@ -173,6 +189,8 @@ export const ModeAResultGroupSchema = z
 
 /** A Mode A flight (price group) as written. */
 export type ModeAFlight = z.infer<typeof ModeAFlightSchema>;
+/** A Mode A fare profile as written. */
+export type ModeAFareProfile = z.infer<typeof FareProfileSchema>;
 /** A Mode A segment as written. */
 export type ModeASegment = z.infer<typeof ModeASegmentSchema>;
 /** A Mode A leg as written. */

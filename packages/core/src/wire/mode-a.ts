@@ -1,11 +1,39 @@
 import { routeConfiguration, type Leg } from "../domain/itinerary.js";
-import { savingPercent, type Offer, type PassengerFare, type PassengerType } from "../domain/offer.js";
+import { savingPercent, type Baggage, type Offer, type PassengerFare, type PassengerType } from "../domain/offer.js";
 import type { FilterView, MetaView, PriceGroupView } from "../presentation/views.js";
-import type { ModeAFilter, ModeAFlight, ModeALeg, ModeAMeta, ModeAResultGroup, ModeASegment } from "./mode-a-schema.js";
+import type {
+  ModeAFareProfile,
+  ModeAFilter,
+  ModeAFlight,
+  ModeALeg,
+  ModeAMeta,
+  ModeAResultGroup,
+  ModeASegment,
+} from "./mode-a-schema.js";
 import { sumCentavos, wireLocalDateTime } from "./scalars.js";
 
-/** The one service every fare we write includes. */
-const HAND_LUGGAGE = { type: "HAND_LUGGAGE", isIncluded: true, description: "1 bagagem de mão" } as const;
+/** Words for a checked allowance when the source gave none, as real answers word it. */
+export const checkedBagText = (n: number): string => (n === 1 ? "1 bagagem despachada" : `${n} bagagens despachadas`);
+/** Words for a carry-on allowance when the source gave none, as real answers word it. */
+export const cabinBagText = (n: number): string => (n === 1 ? "1 bagagem de mão" : `${n} bagagens de mão`);
+
+/**
+ * What a fare includes, as a Mode A fare profile: `baggage` the checked allowance (null when none), one
+ * `HAND_LUGGAGE` service when a carry-on allowance is known, and the fare family.
+ */
+export const toWireFareProfile = (fareFamily: string | undefined, baggage: Baggage): ModeAFareProfile => ({
+  baggage:
+    baggage.checked > 0
+      ? { isIncluded: true, type: "CHECKED_BAGGAGE", quantity: baggage.checked, texto: baggage.checkedText || checkedBagText(baggage.checked) }
+      : null,
+  services:
+    baggage.cabin !== undefined && baggage.cabin > 0
+      ? [{ type: "HAND_LUGGAGE", isIncluded: true, description: baggage.cabinText || cabinBagText(baggage.cabin), Number: baggage.cabin }]
+      : [],
+  fareFamily: fareFamily ?? null,
+  fareFamilyId: null,
+  fareFamilyProgramId: null,
+});
 
 const PASSENGER_ORDER: readonly PassengerType[] = ["ADT", "CHD", "INF"];
 
@@ -31,7 +59,8 @@ const toWireLeg = (leg: Leg): ModeALeg => ({
 
 /**
  * One offer as a Mode A segment. A cash offer (no miles) writes `PontosAdulto` and `PontosCrianca` as -1 and
- * names the airline as its `FidelityProgram`.
+ * names the airline as its `FidelityProgram`. The search token is written twice: `TokenConsultaSvc` (the
+ * spec's name) and `TokenConsultaMBX` (the name real upstreams send), so clients of either keep working.
  */
 export const toWireSegment = (offer: Offer, routeRPH: 0 | 1, rph: number): ModeASegment => ({
   departure: offer.itinerary.origin,
@@ -40,13 +69,14 @@ export const toWireSegment = (offer: Offer, routeRPH: 0 | 1, rph: number): ModeA
   arrivalDate: wireLocalDateTime(offer.itinerary.arrival),
   rateToken: offer.fareToken,
   TokenConsultaSvc: offer.searchToken,
+  TokenConsultaMBX: offer.searchToken,
   packageGroup: null,
   routeRPH,
   rph,
   numberOfStops: offer.itinerary.stops,
   fareType: null,
   duration: offer.itinerary.durationMinutes,
-  fareProfile: { baggage: null, services: [{ ...HAND_LUGGAGE }], fareFamily: null, fareFamilyId: null, fareFamilyProgramId: null },
+  fareProfile: toWireFareProfile(offer.fareFamily, offer.baggage),
   legs: offer.itinerary.legs.map(toWireLeg),
   FidelityProgram: offer.miles?.programme ?? offer.validatingCarrier.name,
   IdCiaResponsavel: offer.airlineId,

@@ -44,10 +44,10 @@ export const ModeBAirlineSchema = z
 export const ModeBFeesSchema = z
   .strictObject({
     IdCia: CountSchema,
-    Servico: DecimalAmountSchema,
-    ServicoChd: DecimalAmountSchema,
-    Embarque: DecimalAmountSchema.meta({ description: "Taxas de embarque de adultos e bebês." }),
-    EmbarqueChd: DecimalAmountSchema.meta({ description: "Taxas de embarque de crianças." }),
+    Servico: DecimalAmountSchema.meta({ description: "Taxa de serviço do vendedor por adulto; negativa quando é um desconto." }),
+    ServicoChd: DecimalAmountSchema.meta({ description: "Taxa de serviço do vendedor por criança; negativa quando é um desconto." }),
+    Embarque: DecimalAmountSchema.meta({ description: "Taxa de embarque por adulto." }),
+    EmbarqueChd: DecimalAmountSchema.meta({ description: "Taxa de embarque por criança." }),
     EmissaoResgate: DecimalAmountSchema,
     ValorFranquia: DecimalAmountSchema,
     EmbarqueStr: z.string().nullable(),
@@ -86,6 +86,28 @@ export const ModeBAlternativeSchema = z
   })
   .meta({ id: "ModeBAlternative" });
 
+/** One line of included baggage (`BagagensInclusas[]`), per passenger. */
+export const ModeBIncludedBagSchema = z
+  .strictObject({
+    Bagagem: z.union([z.literal(0), z.literal(1)]).meta({ description: "0 bagagem de mão, 1 bagagem despachada." }),
+    TextoBagagem: z.string().min(1).meta({ examples: ["1 bagagem de mão", "Até 2 bagagens para despachar"] }),
+    Quantidade: z.int().min(1),
+  })
+  .meta({ id: "ModeBIncludedBag" });
+
+/** The fare family of an offer (`Tarifas[]`), as real answers write it; money per passenger, without taxes. */
+export const ModeBFareFamilySchema = z
+  .strictObject({
+    SegmentClass: z.null(),
+    Tipo: z.string().min(1).meta({ description: "Família tarifária.", examples: ["LIGHT", "STANDARD", "FULL"] }),
+    ValorAdulto: DecimalAmountSchema.meta({ description: "Tarifa de um adulto, sem taxas." }),
+    ValorCrianca: DecimalAmountSchema.meta({ description: "Tarifa de uma criança, sem taxas." }),
+    TaxaEmbarque: DecimalAmountSchema.meta({ description: "Taxa de embarque por adulto." }),
+    Classe: z.string().meta({ examples: ["Economica"] }),
+    BagagensInclusas: z.array(ModeBIncludedBagSchema),
+  })
+  .meta({ id: "ModeBFareFamily" });
+
 /** A Mode B offer (element of `Ida` or `Volta`). */
 export const ModeBOfferSchema = z
   .strictObject({
@@ -99,13 +121,17 @@ export const ModeBOfferSchema = z
     QtdBagagemInclusa: CountSchema,
     Taxas: ModeBFeesSchema,
     Voos: z.array(ModeBFlightLegSchema).min(1),
-    Tarifas: z.null(),
-    ValorAdulto: DecimalAmountSchema,
+    Tarifas: z
+      .array(ModeBFareFamilySchema)
+      .length(1)
+      .nullable()
+      .meta({ description: "A família tarifária da oferta; null quando a fonte não informa (tarifas com milhas, em geral)." }),
+    ValorAdulto: DecimalAmountSchema.meta({ description: "Tarifa de UM adulto, sem taxas." }),
     ValorAdultoStr: z.string().nullable(),
-    ValorAdultoNaCia: DecimalAmountSchema.meta({ description: "Preço da própria companhia, em dinheiro, com taxas." }),
-    ValorCrianca: DecimalAmountSchema,
-    ValorBebe: DecimalAmountSchema,
-    ValorTotal: DecimalAmountSchema.meta({ description: "Total sem taxas." }),
+    ValorAdultoNaCia: DecimalAmountSchema.meta({ description: "Preço da própria companhia, em dinheiro, para UM adulto, sem taxas." }),
+    ValorCrianca: DecimalAmountSchema.meta({ description: "Tarifa de UMA criança, sem taxas." }),
+    ValorBebe: DecimalAmountSchema.meta({ description: "Tarifa de UM bebê, sem taxas." }),
+    ValorTotal: DecimalAmountSchema.meta({ description: "Total sem taxas, todos os passageiros." }),
     ValorTotalComTaxa: DecimalAmountSchema,
     ValorTotalTaxas: DecimalAmountSchema,
     FareOriginType: z.null(),
@@ -115,13 +141,13 @@ export const ModeBOfferSchema = z
     Chegada: LocalDateTimeSchema,
     Duracao: CountSchema.meta({ description: "Minutos da primeira decolagem ao último pouso." }),
     TempoTotalStr: z.string().regex(/^\d{2,}h \d{2}m$/).meta({ examples: ["01h 05m"] }),
-    ValorTxServico: DecimalAmountSchema,
+    ValorTxServico: DecimalAmountSchema.meta({ description: "Taxa de serviço do vendedor, todos os passageiros; negativa quando é um desconto." }),
     PercentualEconomia: PercentSchema,
     FlightCode: z.string().meta({ description: "Voos unidos por /, cada um <IATA><número>.", examples: ["G32053"] }),
     Periodo: z.int().min(0).max(3).meta({ description: "Período da partida: 0 madrugada, 1 manhã, 2 tarde, 3 noite." }),
     Adultos: CountSchema,
     Criancas: CountSchema,
-    BagagensInclusas: z.null(),
+    BagagensInclusas: z.array(ModeBIncludedBagSchema).meta({ description: "Bagagens incluídas, por passageiro." }),
     Site: z.string(),
     Nome: z.string(),
     UrlPesquisa: z.url(),
@@ -148,6 +174,8 @@ export const ModeBSearchResultSchema = z
 
 /** A Mode B offer as written. */
 export type ModeBOffer = z.infer<typeof ModeBOfferSchema>;
+/** A line of `BagagensInclusas` as written. */
+export type ModeBIncludedBag = z.infer<typeof ModeBIncludedBagSchema>;
 /** A Mode B alternative offer (`Outros[]`) as written. */
 export type ModeBAlternative = z.infer<typeof ModeBAlternativeSchema>;
 /** A Mode B flight leg (`Voos[]`) as written. */

@@ -1,11 +1,19 @@
-import { airlineById } from "../domain/airline.js";
+import { airlineById, airlineByIata } from "../domain/airline.js";
 import type { Leg } from "../domain/itinerary.js";
-import { savingPercent, type Offer, type PassengerType } from "../domain/offer.js";
+import { savingPercent, serviceFeeOf, type Baggage, type Offer, type PassengerFare, type PassengerType } from "../domain/offer.js";
 import type { Passengers } from "../domain/query.js";
 import { formatDurationHm, localAsUtcMs, zonedToUtcMs } from "../domain/time-zone.js";
 import type { ComparisonView } from "../presentation/views.js";
-import type { ModeBAirline, ModeBAlternative, ModeBFlightLeg, ModeBOffer, ModeBSearchResult } from "./mode-b-schema.js";
-import { formatHoursMinutes, sumCentavos, wireAmount, wireLocalDateTime } from "./scalars.js";
+import { cabinBagText } from "./mode-a.js";
+import type {
+  ModeBAirline,
+  ModeBAlternative,
+  ModeBFlightLeg,
+  ModeBIncludedBag,
+  ModeBOffer,
+  ModeBSearchResult,
+} from "./mode-b-schema.js";
+import { formatHoursMinutes, wireAmount, wireLocalDateTime } from "./scalars.js";
 
 const decimal = (centavos: number): number => centavos / 100;
 
@@ -51,10 +59,15 @@ const toWireVoo = (leg: Leg, index: number, legs: readonly Leg[]): ModeBFlightLe
   };
 };
 
+/**
+ * The airline object (`Cia`) of an offer: its airline's, or, for an offer of a programme (Livelo) or the
+ * interline source, the airline that flies it (`IdCia` still names the source).
+ */
 const toWireAirline = (offer: Offer): ModeBAirline => {
-  const known = airlineById(offer.airlineId);
+  const source = airlineById(offer.airlineId);
+  const known = source?.kind === "airline" ? source : airlineByIata(offer.validatingCarrier.iata);
   return {
-    Id: offer.airlineId,
+    Id: known?.id ?? offer.airlineId,
     Nome: known?.name ?? offer.validatingCarrier.name,
     Iata: known?.iata ?? offer.validatingCarrier.iata,
     AtivaBusca: true,
@@ -91,10 +104,49 @@ export const toWireAlternative = (offer: Offer): ModeBAlternative => ({
   Site: offer.seller.site,
 });
 
+/** Words for a checked allowance in `BagagensInclusas` when the source gave none, as real answers word it. */
+const checkedLineText = (n: number): string => `Até ${n} ${n === 1 ? "bagagem" : "bagagens"} para despachar`;
+
+/** The bags of a fare as `BagagensInclusas` lines: carry-on (`Bagagem` 0) when known, checked (1) when any. */
+export const toWireIncludedBags = (baggage: Baggage): ModeBIncludedBag[] => [
+  ...(baggage.cabin !== undefined && baggage.cabin > 0
+    ? [{ Bagagem: 0 as const, TextoBagagem: baggage.cabinText || cabinBagText(baggage.cabin), Quantidade: baggage.cabin }]
+    : []),
+  ...(baggage.checked > 0
+    ? [{ Bagagem: 1 as const, TextoBagagem: baggage.checkedText || checkedLineText(baggage.checked), Quantidade: baggage.checked }]
+    : []),
+];
+
+/** What one passenger of a type pays, in centavos (the wire's per-passenger members), rounded to the centavo. */
+const perPassenger = (fares: readonly PassengerFare[], type: PassengerType, amount: (f: PassengerFare) => number): number => {
+  const ofType = fares.filter((f) => f.type === type);
+  const count = ofType.reduce((n, f) => n + f.count, 0);
+  return count > 0 ? Math.round(ofType.reduce((n, f) => n + amount(f), 0) / count) : 0;
+};
+
+/**
+ * The airline's own price for ONE adult, without taxes (`ValorAdultoNaCia`, as real answers mean it): the
+ * airline's price for the booking without the boarding taxes, in the adult's proportion of the booking's fare
+ * (the reader's inverse: it scales `ValorAdultoNaCia` by `ValorTotal / ValorAdulto`).
+ */
+const airlineAdultFare = (offer: Offer, adultBase: number, passengers: Passengers): number => {
+  const boarding = offer.taxes.amount - serviceFeeOf(offer);
+  const airlineBase = Math.max(0, offer.airlinePrice.amount - boarding);
+  const bookingBase = offer.total.amount - offer.taxes.amount;
+  return bookingBase > 0 && adultBase > 0
+    ? Math.round((airlineBase * adultBase) / bookingBase)
+    : Math.round(airlineBase / Math.max(1, passengers.adults));
+};
+
 /** The offer without `Outros`: every field of spec 2.6 computed from one domain offer. */
 const toWireOfferBody = (offer: Offer, passengers: Passengers): Omit<ModeBOffer, "Outros"> => {
-  const base = (type: PassengerType) => sumCentavos(offer.fares.filter((f) => f.type === type).map((f) => f.base));
-  const childTaxes = sumCentavos(offer.fares.filter((f) => f.type === "CHD").map((f) => f.taxes));
+  const fares = offer.fares;
+  const service = (f: PassengerFare) => f.serviceFee?.amount ?? 0;
+  const adultBase = perPassenger(fares, "ADT", (f) => f.base.amount);
+  const childBase = perPassenger(fares, "CHD", (f) => f.base.amount);
+  const adultBoarding = perPassenger(fares, "ADT", (f) => f.taxes.amount - service(f));
+  const serviceFee = serviceFeeOf(offer);
+  const bags = toWireIncludedBags(offer.baggage);
   const legs = offer.itinerary.legs;
   return {
     Token: offer.fareToken,
@@ -103,27 +155,40 @@ const toWireOfferBody = (offer: Offer, passengers: Passengers): Omit<ModeBOffer,
     Cia: toWireAirline(offer),
     PontosAdulto: offer.miles?.pointsAdult ?? -1,
     PontosCrianca: offer.miles?.pointsChild ?? -1,
-    QntdBagagem: offer.checkedBags,
-    QtdBagagemInclusa: offer.checkedBags,
+    QntdBagagem: offer.baggage.checked,
+    QtdBagagemInclusa: offer.baggage.checked,
     Taxas: {
       IdCia: offer.airlineId,
-      Servico: 0,
-      ServicoChd: 0,
-      // Embarque + EmbarqueChd = ValorTotalTaxas: infants' fees ride with the adults they sit with.
-      Embarque: decimal(offer.taxes.amount - childTaxes),
-      EmbarqueChd: decimal(childTaxes),
+      // Per passenger, as real answers mean them; a negative Servico is the seller's discount. Infants'
+      // fees have no member of their own: they are in ValorTotalTaxas only.
+      Servico: decimal(perPassenger(fares, "ADT", service)),
+      ServicoChd: decimal(perPassenger(fares, "CHD", service)),
+      Embarque: decimal(adultBoarding),
+      EmbarqueChd: decimal(perPassenger(fares, "CHD", (f) => f.taxes.amount - service(f))),
       EmissaoResgate: 0,
       ValorFranquia: 0,
       EmbarqueStr: null,
       Bagagens: null,
     },
     Voos: legs.map(toWireVoo),
-    Tarifas: null,
-    ValorAdulto: decimal(base("ADT")),
+    Tarifas: offer.fareFamily
+      ? [
+          {
+            SegmentClass: null,
+            Tipo: offer.fareFamily,
+            ValorAdulto: decimal(adultBase),
+            ValorCrianca: decimal(childBase),
+            TaxaEmbarque: decimal(adultBoarding),
+            Classe: offer.cabin,
+            BagagensInclusas: bags,
+          },
+        ]
+      : null,
+    ValorAdulto: decimal(adultBase),
     ValorAdultoStr: null,
-    ValorAdultoNaCia: wireAmount(offer.airlinePrice),
-    ValorCrianca: decimal(base("CHD")),
-    ValorBebe: decimal(base("INF")),
+    ValorAdultoNaCia: decimal(airlineAdultFare(offer, adultBase, passengers)),
+    ValorCrianca: decimal(childBase),
+    ValorBebe: decimal(perPassenger(fares, "INF", (f) => f.base.amount)),
     ValorTotal: decimal(offer.total.amount - offer.taxes.amount),
     ValorTotalComTaxa: wireAmount(offer.total),
     ValorTotalTaxas: wireAmount(offer.taxes),
@@ -134,13 +199,13 @@ const toWireOfferBody = (offer: Offer, passengers: Passengers): Omit<ModeBOffer,
     Chegada: wireLocalDateTime(offer.itinerary.arrival),
     Duracao: offer.itinerary.durationMinutes,
     TempoTotalStr: formatDurationHm(offer.itinerary.durationMinutes),
-    ValorTxServico: 0,
+    ValorTxServico: decimal(serviceFee),
     PercentualEconomia: savingPercent(offer),
     FlightCode: legs.map((l) => `${l.carrier.iata}${l.flightNumber}`).join("/"),
     Periodo: dayPeriod(offer.itinerary.departure),
     Adultos: passengers.adults,
     Criancas: passengers.children,
-    BagagensInclusas: null,
+    BagagensInclusas: bags,
     Site: offer.seller.site,
     Nome: offer.seller.name,
     UrlPesquisa: offer.seller.url,

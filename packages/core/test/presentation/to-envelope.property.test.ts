@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { reduce } from "../../src/engine/reduce.js";
 import { initialSnapshot, type SearchSnapshot } from "../../src/engine/snapshot.js";
 import type { SearchQuery } from "../../src/domain/query.js";
+import type { Offer } from "../../src/domain/offer.js";
 import { snapshotToEnvelope } from "../../src/presentation/to-envelope.js";
 import { ErrorEnvelopeSchema, ModeAEnvelopeSchema, ModeBEnvelopeSchema } from "../../src/wire/envelope.js";
 import { parseSearchRequest } from "../../src/wire/request.js";
@@ -11,18 +12,35 @@ import { airports } from "../../src/airports/index.js";
 import { makeOffer, queryA } from "../support/offers.js";
 import { HttpStatusError, SourceTimeout } from "../../src/errors/source-errors.js";
 
+/** Adds a seller's fee (negative: a discount) inside an offer's taxes, keeping its totals the sums of its fares. */
+const withFee = (amount: number, o: Offer): Offer => {
+  const [adult] = o.fares;
+  if (!adult || o.fares.length !== 1 || amount === 0) return o;
+  const fee = { amount, currency: adult.taxes.currency };
+  return {
+    ...o,
+    fares: [{ ...adult, taxes: { ...adult.taxes, amount: adult.taxes.amount + amount }, serviceFee: fee }],
+    taxes: { ...o.taxes, amount: o.taxes.amount + amount },
+    total: { ...o.total, amount: o.total.amount + amount },
+  };
+};
+
 const offerArb = fc
   .record({
-    carrier: fc.constantFrom(["LA", 1] as const, ["G3", 2] as const, ["AD", 3] as const),
+    carrier: fc.constantFrom(["LA", 1] as const, ["G3", 2] as const, ["AD", 3] as const, ["G3", 34] as const, ["LA", 1200] as const),
     flightNumber: fc.integer({ min: 1, max: 30 }),
     hour: fc.integer({ min: 5, max: 21 }),
     total: fc.integer({ min: 10_000, max: 900_000 }),
     points: fc.option(fc.integer({ min: 1_000, max: 200_000 }), { nil: undefined }),
     seller: fc.constantFrom("latam", "ota:voaja", "ota:passagem"),
     direction: fc.constantFrom("outbound" as const, "return" as const),
+    fareFamily: fc.option(fc.constantFrom("LIGHT", "STANDARD", "FULL", "PREMIUM ECONOMY", "MAX"), { nil: undefined }),
+    checked: fc.integer({ min: 0, max: 3 }),
+    cabin: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }),
+    serviceFee: fc.integer({ min: -5_000, max: 2_000 }),
   })
-  .map((r) =>
-    makeOffer({
+  .map((r) => withFee(r.serviceFee, {
+    ...makeOffer({
       carrier: r.carrier[0],
       airlineId: r.carrier[1],
       flightNumber: r.flightNumber,
@@ -32,7 +50,9 @@ const offerArb = fc
       seller: r.seller,
       direction: r.direction,
     }),
-  );
+    ...(r.fareFamily ? { fareFamily: r.fareFamily } : {}),
+    baggage: { checked: r.checked, checkedText: "", ...(r.cabin === undefined ? {} : { cabin: r.cabin }), cabinText: "" },
+  }));
 
 const modes: SearchQuery[] = [
   queryA,

@@ -66,7 +66,7 @@ export const makeOffer = (spec: OfferSpec = {}): Offer => {
     miles: spec.points === undefined ? undefined : { pointsAdult: spec.points, pointsChild: 0, taxes: money(taxes), programme: "LATAM Pass" },
     cabin: "Economica",
     bookingOption: "Tarifa Light",
-    checkedBags: 0,
+    baggage: { checked: 0, checkedText: "", cabin: 1, cabinText: "" },
     fareToken: `ft-${spec.id ?? flightKey(itinerary)}-${total}`,
     searchToken: "st-1",
   };

@@ -7,9 +7,13 @@ import { envelopeA, envelopeB, groupA, legA, offerB, segmentA, someAirports } fr
 
 const read = (json: unknown) => readUpstreamAnswer(json, { airports: someAirports, sourceId: "g" });
 
-/** What every offer the reader gives must satisfy, however odd its input. */
+/**
+ * What every offer the reader gives must satisfy, however odd its input. Taxes and fees may be negative (a
+ * seller's discount), never above the total; every other amount is a non-negative integer.
+ */
 const sound = (o: Offer): boolean =>
-  [o.total, o.taxes, o.airlinePrice, ...o.fares.flatMap((f) => [f.base, f.taxes])].every((m) => Number.isSafeInteger(m.amount) && m.amount >= 0) &&
+  [o.total, o.airlinePrice, ...o.fares.map((f) => f.base)].every((m) => Number.isSafeInteger(m.amount) && m.amount >= 0) &&
+  [o.taxes, ...o.fares.map((f) => f.taxes)].every((m) => Number.isSafeInteger(m.amount)) &&
   o.fares.reduce((s, f) => s + f.base.amount + f.taxes.amount, 0) === o.total.amount &&
   o.taxes.amount <= o.total.amount &&
   o.itinerary.legs.length === o.itinerary.stops + 1 &&

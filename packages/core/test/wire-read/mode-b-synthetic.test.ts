@@ -52,7 +52,7 @@ describe("Mode B shape", () => {
 
   it("counts checked bags from BagagensInclusas", () => {
     const bags = [{ Bagagem: 0, Quantidade: 1 }, { Bagagem: 1, Quantidade: 2 }];
-    expect(answerOf(envelopeB([offerB({ BagagensInclusas: bags })])).offers[0]?.checkedBags).toBe(2);
+    expect(answerOf(envelopeB([offerB({ BagagensInclusas: bags })])).offers[0]?.baggage.checked).toBe(2);
   });
 });
 

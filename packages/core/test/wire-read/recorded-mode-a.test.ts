@@ -16,6 +16,7 @@ interface RawLeg {
   managedBy: { iata: string };
 }
 interface RawSegment {
+  IdCiaResponsavel: number;
   rateToken: string;
   duration: number;
   PontosAdulto: number;
@@ -116,13 +117,21 @@ describeRecorded("recorded Mode A answer, all airlines, complete", () => {
       for (const s of f.segments) {
         const offer = offerOf(s);
         expect(offer.validatingCarrier.iata).toBe(f.validatingBy.iata);
-        expect(offer.airlineId).toBe({ LA: 1, G3: 2, AD: 3 }[f.validatingBy.iata]);
+        // Livelo (34) is a source of its own, whoever flies: its offers carry its id, not the carrier's.
+        expect(offer.airlineId).toBe(s.IdCiaResponsavel === 34 ? 34 : { LA: 1, G3: 2, AD: 3 }[f.validatingBy.iata]);
         expect(offer.seller.kind).toBe("airline");
       }
     }
     // LATAM and GOL sell their own seats; the Livelo groups (validated by LA and AD) are Livelo's.
     const sellers = new Set(answer.offers.map((o) => o.seller.id));
     expect([...sellers].sort()).toEqual(["gol", "latam", "livelo"]);
+    const livelo = answer.offers.filter((o) => o.seller.id === "livelo");
+    expect(livelo.length).toBe(11);
+    for (const o of livelo) {
+      expect(o.miles?.programme).toBe("Livelo");
+      expect(o.seller).toMatchObject({ name: "Livelo", site: "livelo.com.br" });
+      expect(["LA", "AD"]).toContain(o.validatingCarrier.iata);
+    }
   });
 
   it("reports the upstream's saving against the airline's own price", () => {

@@ -80,9 +80,9 @@ describeRecorded("recorded single-airline answer (GOL, Mode B shape)", () => {
     const ida = raw.Data[0].Ida;
     for (const o of ida) {
       const checked = o.BagagensInclusas.filter((b) => b.Bagagem === 1).reduce((n, b) => n + b.Quantidade, 0);
-      expect(offerOf(o).checkedBags).toBe(checked);
+      expect(offerOf(o).baggage.checked).toBe(checked);
     }
-    expect(answer.offers.some((o) => o.checkedBags > 0)).toBe(true);
+    expect(answer.offers.some((o) => o.baggage.checked > 0)).toBe(true);
   });
 
   it("splits Numero into carrier and flight number and keeps the local times", () => {

@@ -1,6 +1,6 @@
 import { flightKey, type Itinerary, type Leg } from "../../src/domain/itinerary.js";
 import { money } from "../../src/domain/money.js";
-import type { MilesPrice, Offer, PassengerFare, Seller } from "../../src/domain/offer.js";
+import type { Baggage, MilesPrice, Offer, PassengerFare, Seller } from "../../src/domain/offer.js";
 
 /** Hand-built domain values for the wire writer tests: small, explicit, no engine involved. */
 
@@ -64,6 +64,8 @@ export interface OfferInput {
   readonly miles?: MilesPrice;
   readonly seller?: Seller;
   readonly id?: string;
+  readonly fareFamily?: string;
+  readonly baggage?: Baggage;
 }
 
 /**
@@ -91,7 +93,8 @@ export const offer = (input: OfferInput = {}): Offer => {
     ...(input.miles ? { miles: input.miles } : {}),
     cabin: "Economica",
     bookingOption: input.miles ? "Emissão com milhas" : "Tarifa Light",
-    checkedBags: 0,
+    ...(input.fareFamily ? { fareFamily: input.fareFamily } : {}),
+    baggage: input.baggage ?? { checked: 0, checkedText: "", cabin: 1, cabinText: "" },
     fareToken: `fare-${sold.id}`,
     searchToken: `search-${sold.id}`,
   };

@@ -59,7 +59,7 @@ describe("toWireFlight: one-way price group", () => {
       [1234, "CNF", "BSB", 90, "Economica"],
       [1500, "BSB", "GIG", 95, "Economica"],
     ]);
-    expect(a?.fareProfile.services).toEqual([{ type: "HAND_LUGGAGE", isIncluded: true, description: "1 bagagem de mão" }]);
+    expect(a?.fareProfile.services).toEqual([{ type: "HAND_LUGGAGE", isIncluded: true, description: "1 bagagem de mão", Number: 1 }]);
   });
 
   it("marks a cash offer with -1 points and the airline as programme; a miles offer with its points", () => {

@@ -29,19 +29,22 @@ describe("toWireComparison", () => {
     expect(ModeBOfferSchema.parse(wire)).toEqual(wire);
   });
 
-  it("writes the main offer's money exact to the centavo, per passenger type", () => {
+  it("writes the totals exact to the centavo and the per-passenger members for ONE passenger, as upstreams mean them", () => {
     expect(wire).toMatchObject({
       ValorTotalComTaxa: 3036.36,
       ValorTotalTaxas: 136.36,
       ValorTotal: 2900,
-      ValorAdulto: 2000,
+      // One adult, one child, one infant, without taxes (2 adults pay 2000.00 together).
+      ValorAdulto: 1000,
       ValorCrianca: 800,
       ValorBebe: 100,
-      ValorAdultoNaCia: 4000,
+      // The airline's 4000.00 for the booking, without its 136.36 of taxes, in one adult's share (1000 of 2900).
+      ValorAdultoNaCia: 1332.29,
     });
     expect(wire.PercentualEconomia).toBeCloseTo(((400_000 - 303_636) / 400_000) * 100, 12);
-    // Children's fees apart; adults' and infants' together: the two add up to the total fees.
-    expect([wire.Taxas.Embarque, wire.Taxas.EmbarqueChd]).toEqual([94.24, 42.12]);
+    // Fees per adult and per child; no seller's service fee.
+    expect(wire.Taxas).toMatchObject({ Embarque: 42.12, EmbarqueChd: 42.12, Servico: 0, ServicoChd: 0 });
+    expect(wire.ValorTxServico).toBe(0);
   });
 
   it("lists the other sellers in Outros, in the view's order, with their totals", () => {

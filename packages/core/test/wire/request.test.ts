@@ -173,10 +173,14 @@ describe("parseSearchRequest: passengers", () => {
 });
 
 describe("parseSearchRequest: Companhia and paging", () => {
-  it.each([[0], [34], [1200], ["2"], [2.5], [true]])("refuses Companhia %j and lists the accepted values", (Companhia) => {
+  it.each([[0], [35], [1201], ["2"], [2.5], [true]])("refuses Companhia %j and lists the accepted values", (Companhia) => {
     const [f] = campos({ ...base, Companhia });
     expect(f?.Campo).toBe("Companhia");
-    expect(f?.Mensagem).toMatch(/^Companhia deve ser -1 ou null \(todas as companhias\), 1300 .* 1 LATAM, 2 GOL, .* 26 Iberia\.$/);
+    expect(f?.Mensagem).toMatch(/^Companhia deve ser -1 ou null \(todas as companhias\), 1300 .* 1 LATAM, 2 GOL, .* 26 Iberia, 34 Livelo, 1200 Interline\.$/);
+  });
+
+  it.each([[34], [1200]])("accepts Companhia %j (Livelo, Interline) as a single-source search", (Companhia) => {
+    expect(query({ ...base, Companhia }).query.mode).toEqual({ kind: "single-airline", airlineId: Companhia });
   });
 
   it("validates NumeroPagina (>= 1) and QuantidadePorPagina (1..100)", () => {

@@ -1,8 +1,10 @@
 import type { ModeAFlight, SearchSource } from "@voar/core";
 
-/** A Mode A price group as a test identifies it: airline, price and payment (a group's key in core). */
-export const groupId = (flight: ModeAFlight): string =>
-  `${flight.validatingBy.iata}|${flight.fareGroup.priceWithTax}|${flight.segments[0]?.PontosAdulto}`;
+/** A Mode A price group as a test identifies it: airline, price, payment, programme and fare (a group's key in core). */
+export const groupId = (flight: ModeAFlight): string => {
+  const s = flight.segments[0];
+  return `${flight.validatingBy.iata}|${flight.fareGroup.priceWithTax}|${s?.PontosAdulto}|${s?.FidelityProgram}|${s?.fareProfile.fareFamily}|${s?.fareProfile.baggage?.quantity ?? 0}`;
+};
 
 /** Wraps sources to count how many times each is asked to search. */
 export const countCalls = (sources: readonly SearchSource[]) => {

@@ -39,7 +39,10 @@ export const upstreamSource = (ctx: UpstreamContext, identity: UpstreamSourceIde
 
 /** Options of the fan-out. */
 export interface FanOutIdentity {
-  /** Companhia ids, one source each. Default: every airline of decisions.md (1, 2, 3, 11, 13, 22, 26). */
+  /**
+   * Companhia ids, one source each. Default: every single-airline id of core's `AIRLINES`: the airlines of
+   * decisions.md (1, 2, 3, 11, 13, 22, 26), Livelo (34, its own points programme) and Interline (1200).
+   */
   readonly airlines?: readonly number[] | undefined;
   /** Prefix of the source ids: `<prefix><airline slug>`. Default `upstream:`. */
   readonly idPrefix?: string | undefined;

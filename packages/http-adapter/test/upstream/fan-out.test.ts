@@ -10,6 +10,26 @@ describe("fan-out", () => {
   beforeEach(() => vi.useFakeTimers({ now: TEST_NOW }));
   afterEach(() => vi.useRealTimers());
 
+  it("fans out by default to every single-source id, Livelo (34) and Interline (1200) included", () => {
+    const upstream = liveUpstream({});
+    const fan = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch });
+    expect(fan.map((s) => [s.id, s.name, s.airlineId])).toEqual([
+      ["upstream:latam", "LATAM", 1],
+      ["upstream:gol", "GOL", 2],
+      ["upstream:azul", "Azul", 3],
+      ["upstream:tap", "TAP", 11],
+      ["upstream:copa", "Copa", 13],
+      ["upstream:american-airlines", "American Airlines", 22],
+      ["upstream:iberia", "Iberia", 26],
+      ["upstream:livelo", "Livelo", 34],
+      ["upstream:interline", "Interline", 1200],
+    ]);
+    const livelo = fan.find((s) => s.airlineId === 34)!;
+    expect(livelo.serves?.({ ...testQuery(), mode: { kind: "single-airline", airlineId: 34 } })).toBe(true);
+    expect(livelo.serves?.({ ...testQuery(), mode: { kind: "single-airline", airlineId: 2 } })).toBe(false);
+    upstream.close();
+  });
+
   it("one source per airline, sharing one login; the fastest airline's flights come first; the merge is complete", async () => {
     const latencyMs = { latam: 1_000, gol: 20_000, azul: 40_000, tap: 500, copa: 500, american: 500, iberia: 500 };
     const upstream = liveUpstream({ simulator: { latencyMs }, backend: { progressiveModeA: false, deadlineMs: 120_000 } });
@@ -26,7 +46,9 @@ describe("fan-out", () => {
     expect(fan[0]!.session.logins).toBe(1);
 
     const oneRun = await runSearch(testQuery(), [one], { timeoutMs: 60_000 });
-    expect(new Set(fanRun.offers().map(seen))).toEqual(new Set(oneRun.offers().map(seen)));
+    // The all-airlines search also brings Livelo's (34) offers, a source the fan-out above was not asked for.
+    const asked = (o: Offer) => [1, 2, 3].includes(o.airlineId);
+    expect(new Set(fanRun.offers().map(seen))).toEqual(new Set(oneRun.offers().filter(asked).map(seen)));
     // LATAM answers in 1 s: its flights show at the first poll after that. The all-airlines search shows
     // nothing until Azul, the slowest, has answered (40 s).
     expect(fanRun.firstOfferAt()).toBeLessThanOrEqual(2_000);

@@ -2,7 +2,8 @@
  * Rewrites one of our own answers (core's `snapshotToEnvelope`) in the shape the real deployment sends, quirks
  * included (decisions.md, "Semantics the real data shows"): no `Token` nor `RequestId`, `ExceptionErro`, `Info`
  * and friends as null, `ActiveProviders` listing the providers still searching, `TokenConsultaMBX` in Mode A
- * segments; single-airline answers with `TotalItens: 0`, `Cia: null` beside `CiaParceira`, `Duracao: 0`.
+ * segments (only that name); single-airline answers with `TotalItens: 0`, `Cia: null` beside `CiaParceira`,
+ * `Duracao: 0`, and `QntdBagagem`/`QtdBagagemInclusa` 0 whatever `BagagensInclusas` and `Tarifas` list.
  */
 import type { SearchFailure, SearchSuccess } from "@voar/core";
 import { businessErrorBody } from "./real-shapes.js";
@@ -37,7 +38,18 @@ const modeAFlight = (flight: unknown): unknown => {
 const singleAirlineOffer = (offer: unknown): unknown => {
   if (!isRecord(offer) || !isRecord(offer.Cia)) return offer;
   const { Id, Nome, Iata, Icao, Pais } = offer.Cia;
-  return { ...offer, Cia: null, CiaParceira: { Id, Nome, Iata, Icao, Pais }, Duracao: 0 };
+  return {
+    ...offer,
+    Cia: null,
+    CiaParceira: { Id, Nome, Iata, Icao, Pais },
+    Duracao: 0,
+    QntdBagagem: 0,
+    QtdBagagemInclusa: 0,
+    // The airline sells its own offers: real single-airline answers name no seller.
+    Site: null,
+    Nome: null,
+    UrlPesquisa: null,
+  };
 };
 
 const otaOffer = (offer: unknown): unknown => {

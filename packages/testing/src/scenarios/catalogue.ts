@@ -137,7 +137,43 @@ export const SCENARIOS: readonly Scenario[] = [
     pollMs: 1_000,
     ends: "completed",
   },
+  {
+    name: "fare-families",
+    description:
+      "GOL alone (Companhia 2), CNF-GIG: the same flight at LIGHT, PLUS and MAX (Tarifas[].Tipo), 0, 1 and 2 checked bags in BagagensInclusas, QtdBagagemInclusa 0 as real answers send it; award offers with Tarifas null.",
+    request: { ...oneWay, Destino: "GIG", Companhia: 2 },
+    latencyMs: { gol: 2_000 },
+    perAirline: 3,
+    pollMs: 1_000,
+    ends: "completed",
+  },
+  {
+    name: "agency-discount",
+    description:
+      "Mode B (Companhia 1300), CNF-GIG for 2 adults and a child: Bilhete Fácil's discount as a negative Taxas.Servico (-5.00 per passenger) beside other OTAs' positive fees; totals and PercentualEconomia consistent with it.",
+    request: { ...oneWay, Destino: "GIG", Adultos: 2, Criancas: 1, Companhia: 1300 },
+    latencyMs: { "ota:voaja": 1_200, "ota:passagem-certa": 2_400, "ota:milhas-e-cia": 3_000, "ota:ceu-aberto": 1_800, "ota:bilhete-facil": 2_600 },
+    perAirline: 2,
+    pollMs: 1_000,
+    ends: "completed",
+  },
+  {
+    name: "livelo",
+    description:
+      "Livelo alone (Companhia 34), CNF-SDU: award seats on LATAM, GOL and Azul flights priced in Livelo points (not Smiles), IdCia 34 with the flying airline in CiaParceira.",
+    request: { ...oneWay, Companhia: 34 },
+    latencyMs: { livelo: 1_500 },
+    perAirline: 3,
+    pollMs: 1_000,
+    ends: "completed",
+  },
 ];
+
+/**
+ * The scenarios about what a buyer needs of a fare, for end-to-end proxy tests: fare families with their
+ * bags, a negative fee (agency discount), and Livelo as its own points programme.
+ */
+export const FARE_SCENARIOS = ["fare-families", "agency-discount", "livelo"] as const;
 
 /** A scenario by name; throws a RangeError naming the known ones when there is none. */
 export const scenario = (name: string): Scenario => {

@@ -5,13 +5,14 @@
 import type { Offer, SearchQuery, SearchSource } from "@voar/core";
 
 /**
- * The flights kept for a query: per direction and airline, the first `perAirline` flight keys in a stable
- * order, among every offer the pure view of the simulator gives.
+ * The flights kept for a query: per direction and validating airline, the first `perAirline` flight keys in a
+ * stable order, among every offer the pure view of the simulator gives. By the airline that flies, not the
+ * source: a programme selling airlines' seats (Livelo) adds no flights of its own.
  */
 export const chooseFlights = (offers: readonly Offer[], perAirline: number): ReadonlySet<string> => {
   const byGroup = new Map<string, Set<string>>();
   for (const o of [...offers].sort((a, b) => a.flightKey.localeCompare(b.flightKey))) {
-    const group = `${o.itinerary.direction}|${o.airlineId}`;
+    const group = `${o.itinerary.direction}|${o.validatingCarrier.iata}`;
     const keys = byGroup.get(group) ?? new Set<string>();
     if (keys.size < perAirline) keys.add(o.flightKey);
     byGroup.set(group, keys);

@@ -2,7 +2,7 @@ import { airlineById, money, type Offer } from "@voar/core";
 import { airlinePriceOf, faresOf, type FareOption, type FlightFares } from "./flight-fares.js";
 import { makeOffer, type QuoteContext } from "./offer-builder.js";
 
-const CASH_OPTIONS = ["light", "plus", "business"] as const satisfies readonly FareOption[];
+const CASH_OPTIONS = ["light", "plus", "max", "business"] as const satisfies readonly FareOption[];
 
 /**
  * What an airline's own store sells for its flights: every cash fare family it sells ("pagante" offers,

@@ -1,6 +1,7 @@
-import { AIRLINES, sourcesFor, type Airline, type Offer, type SearchQuery, type SearchSource } from "@voar/core";
+import { AIRLINES, LIVELO, airlineById, sourcesFor, type Airline, type Offer, type SearchQuery, type SearchSource } from "@voar/core";
 import { airports } from "@voar/core/airports";
 import { airlineOffers } from "./airline-offers.js";
+import { LIVELO_PARTNERS, liveloOffers } from "./livelo.js";
 import { carrierProfile } from "./carriers.js";
 import { searchTokenOf } from "./offer-builder.js";
 import { DEFAULT_SEED, type SimulatorOptions } from "./options.js";
@@ -68,6 +69,27 @@ export const createSimulator = (options: SimulatorOptions = {}): Simulator => {
             searchToken: searchTokenOf(seed, profile.slug, query),
           },
           world.flights(airline.id, query),
+        ),
+    });
+  }
+  const livelo = airlineById(LIVELO);
+  if (livelo) {
+    // Livelo flies nothing: it sells its partners' seats for its own points, as a source of its own (Companhia 34).
+    airlines.push({ ...livelo, sourceId: "livelo", hubs: [] });
+    definitions.push({
+      id: "livelo",
+      name: livelo.name,
+      kind: "airline",
+      airlineId: LIVELO,
+      offers: (query) =>
+        liveloOffers(
+          {
+            seed,
+            sourceId: "livelo",
+            seller: { kind: "airline", id: "livelo", name: livelo.name, site: "livelo.example", url: "https://livelo.example" },
+            searchToken: searchTokenOf(seed, "livelo", query),
+          },
+          LIVELO_PARTNERS.flatMap((id) => world.flights(id, query)),
         ),
     });
   }

@@ -17,21 +17,27 @@ import {
 import { unitHash } from "./prng.js";
 
 /** A way a flight is sold: the airline's fare families and the award (miles) fare. */
-export type FareOption = "light" | "plus" | "business" | "miles";
+export type FareOption = "light" | "plus" | "max" | "business" | "miles";
 
 /** What one option looks like to a customer. */
 export interface FareOptionInfo {
   readonly bookingOption: string;
+  /** The fare family as airlines name it on the wire (`Tarifas[].Tipo`, `fareFamily`); none for award fares. */
+  readonly fareFamily?: string | undefined;
   readonly cabin: string;
-  /** Checked bags included, domestic and international. */
+  /** Checked bags included per passenger, domestic and international. */
   readonly bags: readonly [domestic: number, international: number];
 }
 
-/** Display names, cabins and bags of each option. */
+/**
+ * Display names, families, cabins and bags of each option: LIGHT without a checked bag, PLUS with one,
+ * MAX with two, EXECUTIVA (business) with two; every fare includes one carry-on bag.
+ */
 export const FARE_OPTIONS: Readonly<Record<FareOption, FareOptionInfo>> = {
-  light: { bookingOption: "Tarifa Light", cabin: "Economica", bags: [0, 0] },
-  plus: { bookingOption: "Tarifa Plus", cabin: "Economica", bags: [1, 1] },
-  business: { bookingOption: "Tarifa Executiva", cabin: "Executiva", bags: [2, 2] },
+  light: { bookingOption: "Tarifa Light", fareFamily: "LIGHT", cabin: "Economica", bags: [0, 0] },
+  plus: { bookingOption: "Tarifa Plus", fareFamily: "PLUS", cabin: "Economica", bags: [1, 1] },
+  max: { bookingOption: "Tarifa Max", fareFamily: "MAX", cabin: "Economica", bags: [2, 2] },
+  business: { bookingOption: "Tarifa Executiva", fareFamily: "EXECUTIVA", cabin: "Executiva", bags: [2, 2] },
   miles: { bookingOption: "Emissão com milhas", cabin: "Economica", bags: [0, 1] },
 };
 
@@ -52,17 +58,20 @@ export interface FlightFares {
 }
 
 /**
- * Prices one flight: the Light fare always; Plus on 60 % of flights; Executiva on 50 % of international
- * flights flown over 3,000 km by the airline itself; award seats per the programme's share.
+ * Prices one flight: the Light fare always; Plus on 60 % of flights; Max on 45 %; Executiva on 50 % of
+ * international flights flown over 3,000 km by the airline itself; award seats per the programme's share.
  */
 export const priceFlight = (seed: number, profile: CarrierProfile, sim: SimulatedItinerary, passengers: Passengers): FlightFares => {
   const key = flightKey(sim.itinerary);
   const light = cashAdultFare(seed, profile, sim, key);
   const international = isInternational(sim);
   const ownLongHaul = sim.path.hops.some((h) => h.operating === h.marketing && h.km > 3000);
-  const cash: { light: PerPassenger; plus?: PerPassenger; business?: PerPassenger } = { light: cashPerPassenger(profile, light) };
+  const cash: { light: PerPassenger; plus?: PerPassenger; max?: PerPassenger; business?: PerPassenger } = { light: cashPerPassenger(profile, light) };
   if (unitHash(seed, "sells-plus", key) < 0.6) {
     cash.plus = cashPerPassenger(profile, Math.round(light * familyMultiplier(seed, "plus", key)));
+  }
+  if (unitHash(seed, "sells-max", key) < 0.45) {
+    cash.max = cashPerPassenger(profile, Math.round(light * familyMultiplier(seed, "max", key)));
   }
   if (international && ownLongHaul && unitHash(seed, "sells-business", key) < 0.5) {
     cash.business = cashPerPassenger(profile, Math.round(light * familyMultiplier(seed, "business", key)));

@@ -64,7 +64,8 @@ export const makeOffer = (ctx: QuoteContext, quote: Quote): Offer => {
     ...(quote.miles ? { miles: quote.miles } : {}),
     cabin: info.cabin,
     bookingOption: info.bookingOption,
-    checkedBags: info.bags[flight.international ? 1 : 0],
+    ...(info.fareFamily ? { fareFamily: info.fareFamily } : {}),
+    baggage: { checked: info.bags[flight.international ? 1 : 0], checkedText: "", cabin: 1, cabinText: "" },
     fareToken: hexToken(32, ctx.seed, id, p.adults, p.children, p.infants),
     searchToken: ctx.searchToken,
   };

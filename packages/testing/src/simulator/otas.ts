@@ -1,4 +1,4 @@
-import type { Offer } from "@voar/core";
+import { money, type Offer } from "@voar/core";
 import { airlinePriceOf, type FareOption, type FlightFares } from "./flight-fares.js";
 import { makeOffer, type QuoteContext } from "./offer-builder.js";
 import { passengerFares, type PerPassenger } from "./pricing.js";
@@ -15,7 +15,7 @@ export interface SimulatedOta {
   readonly coverage: number;
   /** Markup on the airline's fare, drawn per flight in this range (negative: cheaper than the airline). */
   readonly markup: readonly [min: number, max: number];
-  /** Service fee per adult and child, centavos, added to the taxes. */
+  /** Service fee per adult and child, centavos, added to the taxes; negative for a discount (`Taxas.Servico` < 0). */
   readonly serviceFee: number;
   /** What it resells. `miles`: tickets it issues with bought miles, sold for cash well below the airline's fare. */
   readonly sells: readonly FareOption[];
@@ -29,7 +29,7 @@ export const SIMULATED_OTAS: readonly SimulatedOta[] = [
   { id: "ota:passagem-certa", name: "Passagem Certa", site: "passagemcerta.example", coverage: 0.8, markup: [0, 0.12], serviceFee: 0, sells: ["light", "business"] },
   { id: "ota:milhas-e-cia", name: "Milhas & Cia", site: "milhasecia.example", coverage: 0.7, markup: [-0.55, -0.2], serviceFee: 4900, sells: ["miles"] },
   { id: "ota:ceu-aberto", name: "Céu Aberto Viagens", site: "ceuaberto.example", coverage: 0.85, markup: [-0.06, 0.05], serviceFee: 1990, sells: ["light", "plus", "business"] },
-  { id: "ota:bilhete-facil", name: "Bilhete Fácil", site: "bilhetefacil.example", coverage: 0.75, markup: [0.02, 0.15], serviceFee: 0, sells: ["light"], airlineIds: [1, 2, 3] },
+  { id: "ota:bilhete-facil", name: "Bilhete Fácil", site: "bilhetefacil.example", coverage: 0.75, markup: [0.02, 0.15], serviceFee: -500, sells: ["light"], airlineIds: [1, 2, 3] },
 ];
 
 const scale = (p: PerPassenger, factor: number): PerPassenger => ({
@@ -40,7 +40,7 @@ const scale = (p: PerPassenger, factor: number): PerPassenger => ({
 
 /**
  * What an OTA quotes for the flights of every airline on a route: the same flights (same `flightKey`),
- * at the airline's fare times its markup, plus its service fee in the taxes. A miles reseller quotes
+ * at the airline's fare times its markup, plus its service fee (or minus its discount) in the taxes. A miles reseller quotes
  * only flights whose programme has award seats, at a deep discount on the Light fare.
  */
 export const otaOffers = (ctx: QuoteContext, ota: SimulatedOta, flights: readonly FlightFares[]): readonly Offer[] => {
@@ -54,7 +54,9 @@ export const otaOffers = (ctx: QuoteContext, ota: SimulatedOta, flights: readonl
       const rng = rngFor(ctx.seed, "markup", ota.id, flight.key, option);
       const quoted = scale(base, 1 + rng.between(ota.markup[0], ota.markup[1]));
       const taxes: PerPassenger = { adult: flight.taxes.adult + ota.serviceFee, child: flight.taxes.child + ota.serviceFee, infant: flight.taxes.infant };
-      const fares = passengerFares(flight.passengers, quoted, taxes);
+      const fares = passengerFares(flight.passengers, quoted, taxes).map((f) =>
+        f.type === "INF" || ota.serviceFee === 0 ? f : { ...f, serviceFee: money(ota.serviceFee * f.count) },
+      );
       offers.push(makeOffer(ctx, { flight, option, fares, airlinePrice: airlinePriceOf(flight, option) }));
     }
   }

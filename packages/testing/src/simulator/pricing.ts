@@ -52,10 +52,10 @@ export const cashAdultFare = (seed: number, profile: CarrierProfile, sim: Simula
   return Math.round(reais * 100);
 };
 
-/** A higher fare family as a share of the Light fare, drawn per flight: Plus 1.18-1.35, Executiva 2.8-3.6. */
-export const familyMultiplier = (seed: number, family: "plus" | "business", key: string): number => {
+/** A higher fare family as a share of the Light fare, drawn per flight: Plus 1.18-1.35, Max 1.45-1.7, Executiva 2.8-3.6. */
+export const familyMultiplier = (seed: number, family: "plus" | "max" | "business", key: string): number => {
   const rng = rngFor(seed, "family", family, key);
-  return family === "plus" ? rng.between(1.18, 1.35) : rng.between(2.8, 3.6);
+  return family === "plus" ? rng.between(1.18, 1.35) : family === "max" ? rng.between(1.45, 1.7) : rng.between(2.8, 3.6);
 };
 
 /**

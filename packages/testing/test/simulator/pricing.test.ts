@@ -88,7 +88,7 @@ describe("simulated prices", () => {
     for (const o of business) {
       expect(o.itinerary.destination === "LIS" || o.itinerary.origin === "LIS").toBe(true);
       expect(o.itinerary.legs.every((l) => l.cabin === "Executiva")).toBe(true);
-      expect(o.checkedBags).toBe(2);
+      expect(o.baggage.checked).toBe(2);
     }
   });
 });

@@ -53,7 +53,8 @@ export const FlightGroupCard = ({ flight, position }: FlightGroupCardProps) => {
         <LegList title="Ida" segment={flight.segments[0]} />
         {back[0] ? <LegList title="Volta" segment={back[0]} /> : null}
         <p class="muted">
-          Programa: {flight.segments[0]?.FidelityProgram ?? "—"} · Tarifa: {fg.fares.map((f) => `${f.passengersType} ×${f.passengersCount} ${formatBrl(f.priceWithTax)}`).join(", ")}
+          Programa: {flight.segments[0]?.FidelityProgram ?? "—"}
+          {flight.segments[0]?.fareProfile.fareFamily ? ` · Família: ${flight.segments[0].fareProfile.fareFamily}` : ""} · Tarifa: {fg.fares.map((f) => `${f.passengersType} ×${f.passengersCount} ${formatBrl(f.priceWithTax)}`).join(", ")}
         </p>
         <JsonBlock label="JSON deste grupo" value={flight} />
       </details>

@@ -4,7 +4,11 @@ import { formatClock, formatDuration, minutesBetween } from "../format/time.js";
 /** The legs of one itinerary: flight, aircraft, cabin, times, connection waits, and what is included. */
 export const LegList = ({ title, segment }: { readonly title: string; readonly segment: ModeASegment | undefined }) => {
   if (!segment) return null;
-  const included = segment.fareProfile.services.filter((s) => s.isIncluded).map((s) => s.description);
+  const profile = segment.fareProfile;
+  const included = [
+    ...profile.services.filter((s) => s.isIncluded).map((s) => s.description),
+    profile.baggage ? profile.baggage.texto : "nenhuma bagagem despachada",
+  ];
   return (
     <div class="legs">
       <h4 class="legs__title">{title}</h4>
@@ -26,7 +30,9 @@ export const LegList = ({ title, segment }: { readonly title: string; readonly s
           );
         })}
       </ol>
-      {included.length > 0 ? <p class="muted">Inclui: {included.join(", ")}</p> : null}
+      <p class="muted" data-testid="tarifa">
+        {profile.fareFamily ? `Tarifa ${profile.fareFamily} · ` : ""}Inclui: {included.join(", ")}
+      </p>
     </div>
   );
 };

@@ -39,9 +39,11 @@ export interface GroupAmounts {
   readonly airline?: number | undefined;
 }
 
-/** Settles a group's base: the given one when it lies within the total, else the total (no taxes known). */
-const settledBase = (g: GroupAmounts): number =>
-  g.base !== undefined && g.base >= 0 && g.base <= g.total ? g.base : g.total;
+/**
+ * Settles a group's base: the given one when it is not negative, else the total (no taxes known). A base
+ * above the total means the fees are negative, a seller's discount: kept, not clamped.
+ */
+const settledBase = (g: GroupAmounts): number => (g.base !== undefined && g.base >= 0 ? g.base : g.total);
 
 /** The price of a one-way group: the whole of it. */
 export const oneWayPrice = (g: GroupAmounts): DirectionPrice => {

@@ -21,6 +21,7 @@ import {
   type UpstreamSegment,
 } from "./mode-a-schema.js";
 import { offerId } from "./offer-ids.js";
+import { baggageFromProfile } from "./baggage.js";
 import { buildFares, passengerTypeOf, sharesByCount, type FareShare } from "./passenger-fares.js";
 import type { ReadContext } from "./read-context.js";
 import { airlineSeller } from "./seller.js";
@@ -78,11 +79,6 @@ const legOf = (g: GroupFacts, leg: UpstreamSegment["legs"][number]): Leg | undef
   });
 };
 
-const checkedBagsOf = (segment: UpstreamSegment): number => {
-  const bag = segment.fareProfile?.baggage;
-  if (!bag || bag.isIncluded === false || typeof bag.quantity !== "number") return 0;
-  return bag.type && !/checked/i.test(bag.type) ? 0 : Math.max(0, Math.round(bag.quantity));
-};
 
 const segmentOffer = (
   g: GroupFacts,
@@ -109,11 +105,12 @@ const segmentOffer = (
           pointsAdult: Math.round(points),
           pointsChild: Math.max(0, Math.round(segment.PontosCrianca ?? 0)),
           taxes: money(price.taxes),
-          programme: programme ?? airline?.programme ?? validatingCarrier.name,
+          programme: programme ?? (airline?.programme || validatingCarrier.name),
         }
       : undefined;
   const seller = airlineSeller(validatingCarrier, airline, programme ?? (miles ? airline?.programme : undefined));
   const key = flightKey(itinerary);
+  const fareFamily = segment.fareProfile?.fareFamily?.trim() || undefined;
   return {
     id: offerId(g.ctx.sourceId, segment.rateToken, { seller, flightKey: key, miles }),
     flightKey: key,
@@ -128,8 +125,9 @@ const segmentOffer = (
     airlinePrice: money(price.airline),
     ...(miles ? { miles } : {}),
     cabin: first.cabin,
-    bookingOption: segment.fareProfile?.fareFamily?.trim() || (miles ? "Emissão com milhas" : "Tarifa em dinheiro"),
-    checkedBags: checkedBagsOf(segment),
+    bookingOption: fareFamily ? `Tarifa ${fareFamily}` : miles ? "Emissão com milhas" : "Tarifa em dinheiro",
+    ...(fareFamily ? { fareFamily } : {}),
+    baggage: baggageFromProfile(segment.fareProfile?.baggage, segment.fareProfile?.services),
     fareToken: segment.rateToken ?? "",
     searchToken: searchTokenOf(segment) ?? g.searchToken ?? "",
   };

@@ -30,11 +30,20 @@ export const upstreamLegSchema = z.looseObject({
 /** A leg after {@link upstreamLegSchema}. */
 export type UpstreamLeg = z.infer<typeof upstreamLegSchema>;
 
-/** Baggage of a fare profile: `{ isIncluded, type: "CHECKED_BAGGAGE", quantity }` in real answers. */
+/** Baggage of a fare profile: `{ isIncluded, type: "CHECKED_BAGGAGE", quantity, texto }` in real answers. */
 const baggageSchema = z.looseObject({
-  isIncluded: z.boolean().nullish(),
-  type: lenientText.nullish(),
-  quantity: lenientNumber.nullish(),
+  isIncluded: z.boolean().nullish().catch(undefined),
+  type: lenientText.nullish().catch(undefined),
+  quantity: lenientNumber.nullish().catch(undefined),
+  texto: lenientText.nullish().catch(undefined),
+});
+
+/** A service of a fare profile: `{ type: "HAND_LUGGAGE", isIncluded, description, Number }` in real answers. */
+const serviceSchema = z.looseObject({
+  type: lenientText.nullish().catch(undefined),
+  isIncluded: z.boolean().nullish().catch(undefined),
+  description: lenientText.nullish().catch(undefined),
+  Number: lenientNumber.nullish().catch(undefined),
 });
 
 /** One alternative itinerary of a price group (an element of `segments` or `segmentsBack`). */
@@ -45,6 +54,7 @@ export const upstreamSegmentSchema = z.looseObject({
   fareProfile: z
     .looseObject({
       baggage: baggageSchema.nullish().catch(undefined),
+      services: z.array(serviceSchema.nullable().catch(null)).nullish().catch(undefined),
       fareFamily: lenientText.nullish().catch(undefined),
     })
     .nullish()

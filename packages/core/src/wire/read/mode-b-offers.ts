@@ -3,16 +3,22 @@
  * `Ida` (outbound) and `Volta` (return) is one offer, and each of its `Outros` one more offer for the same
  * flight from another seller.
  *
- * Money: `ValorTotalComTaxa` is the total and `ValorTotalTaxas` its taxes (all passengers). The airline's
- * own price is `ValorAdultoNaCia` (one adult, without taxes) scaled to the booking by the offer's own
- * ratio `ValorTotal / ValorAdulto` (the passenger count when that ratio is unknown), plus the taxes: real
- * answers' `PercentualEconomia` is exactly the saving against that sum. `Outros` follow `ota-alternatives.ts`.
+ * Money (see docs/wire-semantics.md): `ValorTotalComTaxa` is the total and `ValorTotalTaxas` its taxes and
+ * fees (all passengers), kept signed: a seller's discount (`Taxas.Servico` < 0) lowers them, and may make
+ * them negative. `ValorAdulto`, `ValorCrianca`, `ValorBebe` are ONE passenger's fare without taxes;
+ * `Taxas.Embarque`/`Servico` one adult's fees, `EmbarqueChd`/`ServicoChd` one child's. The airline's own
+ * price is `ValorAdultoNaCia` (one adult, without taxes) scaled to the booking by the offer's own ratio
+ * `ValorTotal / ValorAdulto` (the passenger count when that ratio is unknown), plus the taxes without the
+ * seller's service fee (the airline does not charge it): real answers' `PercentualEconomia` is exactly the
+ * saving against that sum. The fare family is `Tarifas[].Tipo`, the bags `BagagensInclusas` (the offer's,
+ * else its fare family's). `Outros` follow `ota-alternatives.ts`.
  */
 import type { Airline } from "../../domain/airline.js";
 import type { Carrier, Direction, Leg } from "../../domain/itinerary.js";
 import { flightKey } from "../../domain/itinerary.js";
 import { centavosFromDecimal } from "../../domain/money.js";
-import type { MilesPrice, Offer } from "../../domain/offer.js";
+import type { MilesPrice, Offer, PassengerFare } from "../../domain/offer.js";
+import { baggageFromLines } from "./baggage.js";
 import type { Passengers } from "../../domain/query.js";
 import { carrierOf, findAirline, parseFlightDesignator } from "./airline-identity.js";
 import { searchTokenOf } from "./envelope-schema.js";
@@ -36,7 +42,8 @@ interface ResultFacts {
 }
 
 const money = (amount: number) => ({ amount, currency: CURRENCY });
-const cents = (v: number | null | undefined) => (typeof v === "number" && v > 0 ? centavosFromDecimal(v) : 0);
+/** Signed centavos of an optional wire amount: a negative amount (a discount) stays negative. */
+const cents = (v: number | null | undefined) => (typeof v === "number" ? centavosFromDecimal(v) : 0);
 
 const legsOf = (r: ResultFacts, o: UpstreamModeBOffer, fallback: Carrier | undefined): Leg[] | string => {
   const legs: Leg[] = [];
@@ -78,24 +85,39 @@ const sharesOf = (o: UpstreamModeBOffer, p: Passengers): FareShare[] => {
 /** Largest believable booking-to-adult ratio: 9 seated passengers plus their infants, with room to spare. */
 const MAX_BOOKING_RATIO = 20;
 
-const airlinePriceOf = (o: UpstreamModeBOffer, p: Passengers, total: number, taxes: number): number => {
+/** `airlineTaxes`: the offer's taxes without the seller's service fee, which the airline does not charge. */
+const airlinePriceOf = (o: UpstreamModeBOffer, p: Passengers, total: number, airlineTaxes: number): number => {
   const company = o.ValorAdultoNaCia ?? 0;
   if (company <= 0) return total;
   const ratio = (o.ValorTotal ?? 0) / (o.ValorAdulto ?? 0);
   const factor = Number.isFinite(ratio) && ratio > 0 && ratio <= MAX_BOOKING_RATIO ? ratio : Math.max(1, p.adults);
-  const price = centavosFromDecimal(company * factor) + taxes;
-  return Number.isSafeInteger(price) ? price : total;
+  const price = centavosFromDecimal(company * factor) + airlineTaxes;
+  return Number.isSafeInteger(price) && price > 0 ? price : total;
 };
 
-const checkedBagsOf = (o: UpstreamModeBOffer): number => {
-  const listed = (o.BagagensInclusas ?? []).reduce((n, b) => n + (b?.Bagagem === 1 ? Math.max(0, b.Quantidade ?? 0) : 0), 0);
-  return Math.round(Math.max(o.QtdBagagemInclusa ?? 0, listed));
+/** The offer's fare family: the first `Tarifas[]` member naming one. */
+const fareFamilyOf = (o: UpstreamModeBOffer) => (o.Tarifas ?? []).find((t) => t?.Tipo?.trim())?.Tipo?.trim();
+
+/** The bags: the offer's `BagagensInclusas`, else its fare family's, at least `QtdBagagemInclusa` checked. */
+const baggageOf = (o: UpstreamModeBOffer) => {
+  const own = o.BagagensInclusas ?? [];
+  const lines = own.length > 0 ? own : ((o.Tarifas ?? []).find((t) => (t?.BagagensInclusas ?? []).length > 0)?.BagagensInclusas ?? []);
+  return baggageFromLines(lines, o.QtdBagagemInclusa ?? 0);
 };
+
+/** The seller's service fee per passenger type (`Taxas.Servico` per adult, `ServicoChd` per child), signed. */
+const withServiceFees = (fares: readonly PassengerFare[], o: UpstreamModeBOffer): PassengerFare[] =>
+  fares.map((f) => {
+    const each = f.type === "ADT" ? cents(o.Taxas?.Servico) : f.type === "CHD" ? cents(o.Taxas?.ServicoChd) : 0;
+    return each === 0 ? f : { ...f, serviceFee: { amount: each * f.count, currency: f.taxes.currency } };
+  });
 
 const offersOf = (r: ResultFacts, o: UpstreamModeBOffer, direction: Direction, path: string): Offer[] => {
   const airline: Airline | undefined = findAirline(o.IdCia, o.Cia?.Id, o.CiaParceira?.Id, o.Cia?.Iata, o.CiaParceira?.Iata);
   const cia = o.Cia ?? o.CiaParceira;
-  const named = carrierOf(airline?.iata ?? cia?.Iata, airline?.name ?? cia?.Nome);
+  // A programme (Livelo) or the interline source flies nothing itself: the carrier is the one named beside it.
+  const flying = airline?.kind === "airline" ? airline : undefined;
+  const named = carrierOf(flying?.iata ?? cia?.Iata, flying?.name ?? cia?.Nome);
   const legs = legsOf(r, o, named);
   const [first, ...rest] = typeof legs === "string" ? [] : legs;
   if (!first) {
@@ -106,9 +128,13 @@ const offersOf = (r: ResultFacts, o: UpstreamModeBOffer, direction: Direction, p
   const known = airline ?? findAirline(first.carrier.iata);
   const itinerary = buildItinerary(r.ctx.airports, direction, [first, ...rest], o.Duracao, o.TempoTotalStr);
   const total = centavosFromDecimal(o.ValorTotalComTaxa);
+  // Taxes never exceed the total (the fare cannot be negative), but a discount may make them negative.
   const taxes = Math.min(total, cents(o.ValorTotalTaxas));
   const shares = sharesOf(o, r.passengers);
-  const airlinePrice = money(airlinePriceOf(o, r.passengers, total, taxes));
+  const fares = withServiceFees(buildFares(shares, total - taxes, taxes, CURRENCY), o);
+  const serviceFee = fares.reduce((n, f) => n + (f.serviceFee?.amount ?? 0), 0);
+  const airlinePrice = money(airlinePriceOf(o, r.passengers, total, taxes - serviceFee));
+  const fareFamily = fareFamilyOf(o);
   const points = o.PontosAdulto;
   const miles: MilesPrice | undefined =
     typeof points === "number" && points >= 0
@@ -116,7 +142,7 @@ const offersOf = (r: ResultFacts, o: UpstreamModeBOffer, direction: Direction, p
           pointsAdult: Math.round(points),
           pointsChild: Math.max(0, Math.round(o.PontosCrianca ?? 0)),
           taxes: money(taxes),
-          programme: known?.programme ?? validatingCarrier.name,
+          programme: known?.programme || validatingCarrier.name,
         }
       : undefined;
   const seller =
@@ -131,14 +157,15 @@ const offersOf = (r: ResultFacts, o: UpstreamModeBOffer, direction: Direction, p
     validatingCarrier,
     seller,
     itinerary,
-    fares: buildFares(shares, total - taxes, taxes, CURRENCY),
+    fares,
     total: money(total),
     taxes: money(taxes),
     airlinePrice,
     ...(miles ? { miles } : {}),
     cabin: first.cabin,
-    bookingOption: miles ? "Emissão com milhas" : "Tarifa em dinheiro",
-    checkedBags: checkedBagsOf(o),
+    bookingOption: fareFamily ? `Tarifa ${fareFamily}` : miles ? "Emissão com milhas" : "Tarifa em dinheiro",
+    ...(fareFamily ? { fareFamily } : {}),
+    baggage: baggageOf(o),
     fareToken: o.Token ?? "",
     searchToken,
   };

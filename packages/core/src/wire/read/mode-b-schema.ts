@@ -52,6 +52,35 @@ export const upstreamTaxasSchema = z.looseObject({
   ServicoChd: optionalNumber,
 });
 
+/** Fees after {@link upstreamTaxasSchema}. */
+export type UpstreamTaxas = z.infer<typeof upstreamTaxasSchema>;
+
+/** One included-baggage line (`BagagensInclusas[]`): `Bagagem` 0 carry-on, 1 checked; `Quantidade` pieces. */
+export const upstreamIncludedBagSchema = z.looseObject({
+  Bagagem: optionalNumber,
+  Quantidade: optionalNumber,
+  TextoBagagem: lenientText.nullish().catch(undefined),
+});
+
+/** A list of included-baggage lines; unreadable lines are null. */
+const includedBags = z.array(upstreamIncludedBagSchema.nullable().catch(null)).nullish().catch(undefined);
+
+/**
+ * A fare family of an offer (`Tarifas[]`): `Tipo` names it (`LIGHT`, `PLUS`, `MAX`...), with its price for one
+ * adult and one child without taxes, the boarding tax per adult, the cabin and the bags it includes.
+ */
+export const upstreamTarifaSchema = z.looseObject({
+  Tipo: lenientText.nullish().catch(undefined),
+  ValorAdulto: optionalNumber,
+  ValorCrianca: optionalNumber,
+  TaxaEmbarque: optionalNumber,
+  Classe: lenientText.nullish().catch(undefined),
+  BagagensInclusas: includedBags,
+});
+
+/** A fare family after {@link upstreamTarifaSchema}. */
+export type UpstreamTarifa = z.infer<typeof upstreamTarifaSchema>;
+
 /** One Mode B offer (an element of `Ida` or `Volta`). `Outros` stay `unknown`: each is read on its own. */
 export const upstreamModeBOfferSchema = z.looseObject({
   Token: lenientText.nullish().catch(undefined),
@@ -61,10 +90,8 @@ export const upstreamModeBOfferSchema = z.looseObject({
   PontosAdulto: optionalNumber,
   PontosCrianca: optionalNumber,
   QtdBagagemInclusa: optionalNumber,
-  BagagensInclusas: z
-    .array(z.looseObject({ Bagagem: optionalNumber, Quantidade: optionalNumber }).nullable().catch(null))
-    .nullish()
-    .catch(undefined),
+  BagagensInclusas: includedBags,
+  Tarifas: z.array(upstreamTarifaSchema.nullable().catch(null)).nullish().catch(undefined),
   Taxas: upstreamTaxasSchema.nullish().catch(undefined),
   Voos: z.array(upstreamVooSchema).min(1),
   ValorAdulto: optionalNumber,
@@ -73,6 +100,7 @@ export const upstreamModeBOfferSchema = z.looseObject({
   ValorBebe: optionalNumber,
   ValorTotal: optionalNumber,
   ValorTotalComTaxa: lenientNumber.pipe(z.number().nonnegative()),
+  ValorTxServico: optionalNumber,
   ValorTotalTaxas: optionalNumber,
   Duracao: optionalNumber,
   TempoTotalStr: lenientText.nullish().catch(undefined),

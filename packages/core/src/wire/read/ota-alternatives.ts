@@ -1,11 +1,12 @@
 /**
  * Other sellers' prices for the flight of a Mode B offer (`Outros[]`), as offers of their own. The wire
  * gives each only a total (`Valor`), a cabin, a booking option and the seller: their taxes are taken as the
- * main offer's (boarding fees do not depend on who sells), capped at their total; their airline price is the
- * main offer's; their checked bags are unknown, so 0; they are cash offers.
+ * main offer's without its seller's service fee (boarding fees do not depend on who sells; fees and
+ * discounts do), capped at their total; their airline price is the main offer's; their fare family is
+ * unknown and their checked bags too, so 0; they are cash offers.
  */
 import { centavosFromDecimal } from "../../domain/money.js";
-import type { Offer } from "../../domain/offer.js";
+import { checkedOnly, serviceFeeOf, type Offer } from "../../domain/offer.js";
 import { readItem, type SkipLog } from "./item-reader.js";
 import { upstreamOutroSchema } from "./mode-b-schema.js";
 import { offerId } from "./offer-ids.js";
@@ -35,9 +36,9 @@ export const alternativeOffers = (
     }
     const { currency } = main.total;
     const total = centavosFromDecimal(outro.Valor);
-    const taxes = Math.min(main.taxes.amount, total);
+    const taxes = Math.min(main.taxes.amount - serviceFeeOf(main), total);
     const token = main.fareToken ? `${main.fareToken}:${seller.id}` : undefined;
-    const { miles: _paidInCash, ...flight } = main;
+    const { miles: _paidInCash, fareFamily: _unknownFamily, ...flight } = main;
     return [
       {
         ...flight,
@@ -48,7 +49,7 @@ export const alternativeOffers = (
         taxes: { amount: taxes, currency },
         cabin: outro.Cabine?.trim() || main.cabin,
         bookingOption: outro.OpcaoReserva?.trim() ?? "",
-        checkedBags: 0,
+        baggage: checkedOnly(0),
         fareToken: "",
       },
     ];

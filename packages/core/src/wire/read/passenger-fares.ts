@@ -59,7 +59,7 @@ export const buildFares = (
   }
   const list = merged.size > 0 ? [...merged.values()] : [{ type: "ADT" as const, count: 1, baseWeight: 1, taxWeight: 1 }];
   const baseWeights = list.map((s) => s.baseWeight);
-  const taxWeights = list.some((s) => s.taxWeight > 0) ? list.map((s) => s.taxWeight) : baseWeights;
+  const taxWeights = list.some((s) => s.taxWeight !== 0) ? list.map((s) => s.taxWeight) : baseWeights;
   const bases = splitCentavos(base, baseWeights);
   const taxParts = splitCentavos(taxes, taxWeights);
   return list.map((s, i) => ({

@@ -7,8 +7,8 @@ import type { Airline } from "../../domain/airline.js";
 import type { Seller } from "../../domain/offer.js";
 
 /**
- * Public sites of the decisions.md airlines. The upstream gives no link for airline offers, so `url` stays
- * empty and `site` names the airline's own site, which is where such an offer is bought.
+ * Public sites of the decisions.md airlines. The upstream gives no link for airline offers, so `site` names
+ * the airline's own site, which is where such an offer is bought, and `url` is that site's home page.
  */
 const AIRLINE_SITES: Readonly<Record<string, string>> = {
   LA: "latamairlines.com",
@@ -20,6 +20,9 @@ const AIRLINE_SITES: Readonly<Record<string, string>> = {
   IB: "iberia.com",
 };
 
+/** Sites of the sources that are programmes or the interline service rather than airlines, by Companhia id. */
+const SOURCE_SITES: Readonly<Record<number, string>> = { 34: "livelo.com.br" };
+
 /** A stable lower-case id from a display name: `American Airlines` -> `american-airlines`. */
 export const slug = (text: string): string =>
   text
@@ -28,6 +31,9 @@ export const slug = (text: string): string =>
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-|-$/g, "");
+
+/** The home page of a known site; empty when the site is unknown. */
+const homePage = (site: string): string => (site ? `https://${site}/` : "");
 
 const same = (a: string, b: string) => slug(a) !== "" && slug(a) === slug(b);
 
@@ -42,6 +48,10 @@ export const airlineSeller = (
   airline: Airline | undefined,
   programme: string | undefined,
 ): Seller => {
+  if (airline && airline.kind !== "airline") {
+    const site = SOURCE_SITES[airline.id] ?? "";
+    return { kind: "airline", id: slug(airline.name), name: programme || airline.name, site, url: homePage(site) };
+  }
   const airlineName = airline?.name ?? carrier.name;
   const own =
     programme === undefined ||
@@ -49,12 +59,13 @@ export const airlineSeller = (
     same(programme, airline?.programme ?? "") ||
     slug(programme).startsWith(`${slug(airlineName)}-`);
   if (!own) return { kind: "airline", id: slug(programme) || slug(airlineName), name: programme, site: "", url: "" };
+  const site = AIRLINE_SITES[carrier.iata] ?? "";
   return {
     kind: "airline",
     id: slug(airlineName) || carrier.iata.toLowerCase(),
     name: programme ?? airlineName,
-    site: AIRLINE_SITES[carrier.iata] ?? "",
-    url: "",
+    site,
+    url: homePage(site),
   };
 };
 
