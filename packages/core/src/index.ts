@@ -47,6 +47,7 @@ export {
   BusinessError,
   HttpStatusError,
   MalformedPayload,
+  PermissionDenied,
   RateLimited,
   SourceTimeout,
   TransportError,
@@ -59,9 +60,11 @@ export {
 export {
   ERROR_CATALOGUE,
   ERROR_CODES,
+  SOURCE_FAILURE,
   failedSearchCode,
   isErrorCode,
   type ErrorCatalogueEntry,
+  type SourceFailureCode,
   type ErrorCode,
   type ErrorStatus,
 } from "./errors/error-catalogue.js";
@@ -71,6 +74,7 @@ export { search, type SearchOptions } from "./engine/search.js";
 export { reduce } from "./engine/reduce.js";
 export { initialSnapshot, hasResults, offerCount, failedSources, type SearchSnapshot, type InitialSnapshotOptions } from "./engine/snapshot.js";
 export type { SearchEvent } from "./engine/events.js";
+export type { SourceFailure } from "./engine/run-source.js";
 export type { SourceProgress, SourceState } from "./engine/progress.js";
 export { sourcesFor, type SearchSource } from "./engine/source.js";
 export { defaultSourcePolicy, retrySchedule, type SourcePolicy } from "./engine/source-policy.js";
@@ -110,4 +114,4 @@ export { toWireComparison, toWireModeBResult, toWireSingleAirlineOffer } from ".
 export { ModeBOfferSchema, ModeBSearchResultSchema, type ModeBOffer, type ModeBSearchResult } from "./wire/mode-b-schema.js";
 
 // Wire: answers we read (tolerant)
-export { readUpstreamAnswer, upstreamFailure, type UpstreamAnswer, type ReadContext } from "./wire/read/index.js";
+export { isPermissionMessage, readUpstreamAnswer, upstreamFailure, type UpstreamAnswer, type ReadContext } from "./wire/read/index.js";

@@ -1,4 +1,4 @@
-import { BusinessError, ERROR_CATALOGUE, ERROR_CODES, ErrorEnvelopeSchema, type ErrorCode } from "@voar/core";
+import { BusinessError, PermissionDenied, ERROR_CATALOGUE, ERROR_CODES, ErrorEnvelopeSchema, type ErrorCode } from "@voar/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ERROR_TABLE } from "../src/errors/error-table.js";
 import type { PaganteSettings } from "../src/settings/pagante-settings.js";
@@ -26,7 +26,7 @@ const expectFailure = async (res: Response, code: ErrorCode) => {
 describe("every error code answers its HTTP status in the envelope", () => {
   it("every code of the catalogue is exercised below", () => {
     const codes = new Set(Object.values(ERROR_TABLE).map((r) => r.codigo));
-    for (const code of ["FALHA_FORNECEDOR", "TEMPO_ESGOTADO"] as const) codes.add(code); // written by core's snapshotToEnvelope
+    for (const code of ["FALHA_FORNECEDOR", "TEMPO_ESGOTADO", "SEM_PERMISSAO"] as const) codes.add(code); // written by core's snapshotToEnvelope
     expect([...codes].sort()).toEqual([...ERROR_CODES].sort());
   });
 
@@ -72,18 +72,29 @@ describe("every error code answers its HTTP status in the envelope", () => {
   it("FALHA_FORNECEDOR 502: every source of the search failed, with the failures in Progresso", async () => {
     const failures = Object.fromEntries(AIRLINE_SOURCES.map((id) => [id, { error: new BusinessError({ detail: "fora do ar" }) }]));
     const { app } = testApp({ sources: fastSources({ failures }) });
-    expect((await consultar(app, QUERY)).status).toBe(200);
+    const first = await consultar(app, QUERY);
+    expect(first.status).toBe(200);
     await vi.advanceTimersByTimeAsync(250);
-    const body = await expectFailure(await post(app, "/api/ConsultaAereo/Consultar", QUERY), "FALHA_FORNECEDOR");
+    // Polled by its Token: the query body would start a new search (a failed one is not replayed).
+    const body = await expectFailure(await post(app, "/api/ConsultaAereo/Consultar", { Token: first.body.Token }), "FALHA_FORNECEDOR");
     expect(body.Progresso.Fontes.every((f) => f.Estado === "falhou")).toBe(true);
     expect(body.Token).toEqual(expect.any(String));
   });
 
   it("TEMPO_ESGOTADO 504: the deadline passed with nothing found", async () => {
     const { app } = testApp({ sources: fastSources({ latencyMs: 60_000 }), configInput: { search: { deadlineMs: 1_000 } } });
-    await consultar(app, QUERY);
+    const first = await consultar(app, QUERY);
     await vi.advanceTimersByTimeAsync(1_000);
-    await expectFailure(await post(app, "/api/ConsultaAereo/Consultar", QUERY), "TEMPO_ESGOTADO");
+    await expectFailure(await post(app, "/api/ConsultaAereo/Consultar", { Token: first.body.Token }), "TEMPO_ESGOTADO");
+  });
+
+  it("SEM_PERMISSAO 403: every source refused the agency's permission; not retryable", async () => {
+    const failures = Object.fromEntries(AIRLINE_SOURCES.map((id) => [id, { error: new PermissionDenied({ detail: "não possui permissão" }) }]));
+    const { app } = testApp({ sources: fastSources({ failures }) });
+    const first = await consultar(app, QUERY);
+    await vi.advanceTimersByTimeAsync(250);
+    const body = await expectFailure(await post(app, "/api/ConsultaAereo/Consultar", { Token: first.body.Token }), "SEM_PERMISSAO");
+    expect(body.Progresso.Fontes.every((f) => f.Codigo === "SEM_PERMISSAO")).toBe(true);
   });
 
   it("ERRO_INTERNO 500: a bug answers without its message or stack, which go to the log", async () => {

@@ -40,5 +40,7 @@ export const describeRemoteError = (error: unknown, baseUrl: string): string | u
     case "MalformedPayload":
     case "BusinessError":
       return `${error.message}.`;
+    case "PermissionDenied":
+      return `${error.detail.replace(/\.$/, "")}.`;
   }
 };

@@ -15,7 +15,10 @@ export interface SourceProgress {
   /** Why it failed; present only when `state` is `failed`. */
   readonly error?: {
     readonly tag: SourceErrorTag | "DeadlineExceeded";
-    /** A clean pt-BR sentence: no stack trace, no upstream internals. */
+    /**
+     * A fixed pt-BR sentence of ours (core's `SOURCE_FAILURE` row of the tag): never the upstream's text, a
+     * stack trace, a network error code or a URL. The error itself reaches `SearchOptions.onSourceError`.
+     */
     readonly message: string;
     readonly retryable: boolean;
   } | undefined;

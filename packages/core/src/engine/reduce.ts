@@ -1,6 +1,7 @@
 import * as HashMap from "effect/HashMap";
 import * as Option from "effect/Option";
 import type { Offer } from "../domain/offer.js";
+import { SOURCE_FAILURE } from "../errors/error-catalogue.js";
 import { isRetryable } from "../errors/source-errors.js";
 import type { SearchEvent } from "./events.js";
 import type { SourceProgress } from "./progress.js";
@@ -81,7 +82,8 @@ export const reduce = (s: SearchSnapshot, event: SearchEvent): SearchSnapshot =>
             : {
                 ...p,
                 state: "failed",
-                error: { tag: event.error._tag, message: event.error.message, retryable: isRetryable(event.error) },
+                // The catalogue's sentence, never the error's own message (it may hold upstream text): see `SearchOptions.onSourceError`.
+                error: { tag: event.error._tag, message: SOURCE_FAILURE[event.error._tag].mensagem, retryable: isRetryable(event.error) },
               },
       );
       if (!sources) return s;
@@ -95,7 +97,7 @@ export const reduce = (s: SearchSnapshot, event: SearchEvent): SearchSnapshot =>
             ? {
                 ...p,
                 state: "failed",
-                error: { tag: "DeadlineExceeded", message: "não respondeu antes do prazo da busca", retryable: true },
+                error: { tag: "DeadlineExceeded", message: SOURCE_FAILURE.DeadlineExceeded.mensagem, retryable: true },
               }
             : p,
       );

@@ -44,12 +44,27 @@ const attempt = (
       }),
   );
 
+/** One failed attempt of a source, as `SearchOptions.onSourceError` hears it. */
+export interface SourceFailure {
+  readonly sourceId: string;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  readonly error: SourceError;
+  /** True when no other attempt follows: the source is failed. */
+  readonly final: boolean;
+}
+
 /**
  * The events of one source over a whole search, as an Observable: batches, retries, then `done` or
  * `failed`. The source's failures never escape as errors: they become `failed` events, visible in the
  * progress. Unsubscribing interrupts the Effect, which aborts the source's signal.
  */
-export const sourceEvents = (source: SearchSource, query: SearchQuery, policy: SourcePolicy): Observable<SearchEvent> =>
+export const sourceEvents = (
+  source: SearchSource,
+  query: SearchQuery,
+  policy: SourcePolicy,
+  onError?: ((failure: SourceFailure) => void) | undefined,
+): Observable<SearchEvent> =>
   effectToObservable<SearchEvent>((emit) => {
     let attempts = 0;
     const oneAttempt = Effect.suspend(() => {
@@ -59,7 +74,13 @@ export const sourceEvents = (source: SearchSource, query: SearchQuery, policy: S
       // Reported only when another attempt will follow: the schedule below decides that.
       Effect.tapError((error) =>
         Effect.sync(() => {
-          if (attempts < policy.maxAttempts && isRetryable(error)) emit({ type: "retry", sourceId: source.id, attempt: attempts, error });
+          const again = attempts < policy.maxAttempts && isRetryable(error);
+          try {
+            onError?.({ sourceId: source.id, attempt: attempts, error, final: !again });
+          } catch {
+            // A failing listener (a log sink) must not change the search.
+          }
+          if (again) emit({ type: "retry", sourceId: source.id, attempt: attempts, error });
         }),
       ),
     );

@@ -2,7 +2,7 @@ import { defer, map, merge, of, scan, startWith, takeWhile, timer, distinctUntil
 import type { SearchQuery } from "../domain/query.js";
 import type { SearchEvent } from "./events.js";
 import { reduce } from "./reduce.js";
-import { sourceEvents } from "./run-source.js";
+import { sourceEvents, type SourceFailure } from "./run-source.js";
 import { initialSnapshot, type SearchSnapshot } from "./snapshot.js";
 import { defaultSourcePolicy, type SourcePolicy } from "./source-policy.js";
 import { sourcesFor, type SearchSource } from "./source.js";
@@ -13,6 +13,12 @@ export interface SearchOptions extends Partial<SourcePolicy> {
   readonly deadlineMs?: number | undefined;
   /** Airlines (Companhia ids) whose Pagante switch is off: their cash offers are left out. */
   readonly hiddenCashAirlines?: Iterable<number> | undefined;
+  /**
+   * Hears every failure of a source as the tagged error itself, with its detail (the upstream's message, a
+   * network error code...), which snapshots never carry: for the caller's log. `final` is false when another
+   * attempt follows. Never called for an aborted source after the search ended.
+   */
+  readonly onSourceError?: ((failure: SourceFailure) => void) | undefined;
   /** RxJS scheduler of the deadline timer (tests may pass a TestScheduler). */
   readonly scheduler?: SchedulerLike | undefined;
 }
@@ -41,7 +47,7 @@ export const search = (
       maxDelayMs: options.maxDelayMs ?? defaultSourcePolicy.maxDelayMs,
     };
     const deadline$ = timer(options.deadlineMs ?? 60_000, options.scheduler).pipe(map((): SearchEvent => ({ type: "deadline" })));
-    return merge(...active.map((s) => sourceEvents(s, query, policy)), deadline$).pipe(
+    return merge(...active.map((s) => sourceEvents(s, query, policy, options.onSourceError)), deadline$).pipe(
       scan(reduce, initial),
       distinctUntilChanged(),
       startWith(initial),

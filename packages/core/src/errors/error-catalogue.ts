@@ -8,6 +8,7 @@ export const ERROR_CODES = [
   "LIMITE_EXCEDIDO",
   "FALHA_FORNECEDOR",
   "TEMPO_ESGOTADO",
+  "SEM_PERMISSAO",
   "ERRO_INTERNO",
 ] as const;
 
@@ -15,7 +16,7 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The HTTP statuses an error answer may carry. */
-export type ErrorStatus = 400 | 401 | 413 | 429 | 500 | 502 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 413 | 429 | 500 | 502 | 504;
 
 /** How one error code is answered. */
 export interface ErrorCatalogueEntry {
@@ -62,6 +63,12 @@ export const ERROR_CATALOGUE: { readonly [C in ErrorCode]: ErrorCatalogueEntry }
     retentavel: true,
     mensagem: "Os fornecedores não responderam a tempo. Tente de novo em instantes.",
   },
+  SEM_PERMISSAO: {
+    status: 403,
+    retentavel: false,
+    mensagem:
+      "O fornecedor recusou a busca: a agência não tem permissão para esta consulta. Repetir não adianta; verifique o acesso da agência junto ao fornecedor.",
+  },
   ERRO_INTERNO: {
     status: 500,
     retentavel: false,
@@ -76,26 +83,33 @@ export const isErrorCode = (u: unknown): u is ErrorCode =>
 /** Why a source failed, as progress records it. */
 type FailureTag = NonNullable<SourceProgress["error"]>["tag"];
 
+/** The codes a search (or one of its sources) fails with. */
+export type SourceFailureCode = "FALHA_FORNECEDOR" | "TEMPO_ESGOTADO" | "SEM_PERMISSAO";
+
 /**
- * Which code a search answers when EVERY source failed (a partial failure is a success): a row per failure
- * tag, so a new source error does not compile until it is classified.
+ * How one source failure is told to clients (`Progresso.Fontes[].Codigo` and `.Erro`): the code of the
+ * catalogue and a fixed pt-BR sentence, the same for every failure of the tag. Never the upstream's text,
+ * a status line, a network error code or a URL: that detail goes to the service's log only. A row per
+ * failure tag, so a new source error does not compile until it is classified.
  */
-export const SOURCE_FAILURE_CODE: { readonly [T in FailureTag]: "FALHA_FORNECEDOR" | "TEMPO_ESGOTADO" } = {
-  SourceTimeout: "TEMPO_ESGOTADO",
-  DeadlineExceeded: "TEMPO_ESGOTADO",
-  TransportError: "FALHA_FORNECEDOR",
-  HttpStatusError: "FALHA_FORNECEDOR",
-  RateLimited: "FALHA_FORNECEDOR",
-  MalformedPayload: "FALHA_FORNECEDOR",
-  BusinessError: "FALHA_FORNECEDOR",
-  AuthError: "FALHA_FORNECEDOR",
+export const SOURCE_FAILURE: { readonly [T in FailureTag]: { readonly codigo: SourceFailureCode; readonly mensagem: string } } = {
+  SourceTimeout: { codigo: "TEMPO_ESGOTADO", mensagem: "O fornecedor não respondeu a tempo." },
+  DeadlineExceeded: { codigo: "TEMPO_ESGOTADO", mensagem: "O fornecedor não respondeu antes do prazo da busca." },
+  TransportError: { codigo: "FALHA_FORNECEDOR", mensagem: "Falha de comunicação com o fornecedor." },
+  HttpStatusError: { codigo: "FALHA_FORNECEDOR", mensagem: "O fornecedor respondeu com um erro." },
+  RateLimited: { codigo: "FALHA_FORNECEDOR", mensagem: "O fornecedor limitou as requisições; tente de novo em instantes." },
+  MalformedPayload: { codigo: "FALHA_FORNECEDOR", mensagem: "O fornecedor enviou uma resposta que não pôde ser lida." },
+  BusinessError: { codigo: "FALHA_FORNECEDOR", mensagem: "O fornecedor recusou a consulta." },
+  AuthError: { codigo: "FALHA_FORNECEDOR", mensagem: "O fornecedor recusou as credenciais do serviço." },
+  PermissionDenied: { codigo: "SEM_PERMISSAO", mensagem: "A agência não tem permissão para consultar este fornecedor." },
 };
 
 /**
  * The code of a search in which every source failed: `TEMPO_ESGOTADO` when all of them ran out of time,
- * otherwise `FALHA_FORNECEDOR`.
+ * `SEM_PERMISSAO` when all of them were refused for lack of permission (not retryable), otherwise
+ * `FALHA_FORNECEDOR` (a mix: some part of it may succeed on a retry).
  */
-export const failedSearchCode = (sources: readonly SourceProgress[]): "FALHA_FORNECEDOR" | "TEMPO_ESGOTADO" =>
-  sources.length > 0 && sources.every((s) => s.error !== undefined && SOURCE_FAILURE_CODE[s.error.tag] === "TEMPO_ESGOTADO")
-    ? "TEMPO_ESGOTADO"
-    : "FALHA_FORNECEDOR";
+export const failedSearchCode = (sources: readonly SourceProgress[]): SourceFailureCode => {
+  const codes = new Set<SourceFailureCode>(sources.map((s) => (s.error === undefined ? "FALHA_FORNECEDOR" : SOURCE_FAILURE[s.error.tag].codigo)));
+  return codes.size === 1 && (codes.has("TEMPO_ESGOTADO") || codes.has("SEM_PERMISSAO")) ? [...codes][0]! : "FALHA_FORNECEDOR";
+};

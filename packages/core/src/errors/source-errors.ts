@@ -65,6 +65,19 @@ export class AuthError extends Data.TaggedError("AuthError")<{
   }
 }
 
+/**
+ * The upstream refused the search because the agency (our credentials) is not allowed to make it: a 403,
+ * or `Success: false` with a message about permission. Not retryable: the same request is refused again
+ * until someone grants the permission. `detail` is the upstream's clean message, for the service's log only.
+ */
+export class PermissionDenied extends Data.TaggedError("PermissionDenied")<{
+  readonly detail: string;
+}> {
+  override get message() {
+    return `permissão negada pelo fornecedor: ${this.detail}`;
+  }
+}
+
 /** Every way a source can fail. */
 export type SourceError =
   | SourceTimeout
@@ -73,7 +86,8 @@ export type SourceError =
   | RateLimited
   | MalformedPayload
   | BusinessError
-  | AuthError;
+  | AuthError
+  | PermissionDenied;
 
 /** The tag of a {@link SourceError}. */
 export type SourceErrorTag = SourceError["_tag"];
@@ -86,6 +100,7 @@ const TAGS: ReadonlySet<string> = new Set<SourceErrorTag>([
   "MalformedPayload",
   "BusinessError",
   "AuthError",
+  "PermissionDenied",
 ]);
 
 /** True when a value is one of the tagged {@link SourceError}s. */
@@ -104,6 +119,7 @@ export const isRetryable = (e: SourceError): boolean => {
     case "MalformedPayload":
     case "BusinessError":
     case "AuthError":
+    case "PermissionDenied":
       return false;
   }
 };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { SourceProgress, SourceState } from "../engine/progress.js";
+import { SOURCE_FAILURE } from "../errors/error-catalogue.js";
 import { CountSchema } from "./scalars.js";
 
 /** Where one source stands, as the wire writes it. */
@@ -11,7 +12,12 @@ export const WireSourceProgressSchema = z
     Nome: z.string(),
     Estado: WireSourceStateSchema,
     Itens: CountSchema.meta({ description: "Ofertas recebidas desta fonte até agora." }),
-    Erro: z.string().optional().meta({ description: "Por que a fonte falhou (frase em pt-BR); só quando Estado é falhou." }),
+    Erro: z.string().optional().meta({ description: "Por que a fonte falhou (frase em pt-BR do catálogo, nunca o texto do fornecedor); só quando Estado é falhou." }),
+    Codigo: z
+      .enum(["FALHA_FORNECEDOR", "TEMPO_ESGOTADO", "SEM_PERMISSAO"])
+      .optional()
+      .meta({ description: "Código do catálogo da falha desta fonte; só quando Estado é falhou." }),
+    Retentavel: z.boolean().optional().meta({ description: "Se repetir a busca pode fazer esta fonte responder; só quando Estado é falhou." }),
   })
   .meta({ id: "FonteProgresso" });
 
@@ -38,7 +44,8 @@ const ESTADO: { readonly [S in SourceState]: z.infer<typeof WireSourceStateSchem
 /**
  * Writes the progress of a search as `Progresso`. `FontesConcluidas` counts the sources that are no longer
  * pending (finished or failed), so it equals `FontesTotal` when the search is complete. A failed source
- * carries its clean pt-BR message in `Erro`.
+ * carries our pt-BR sentence in `Erro`, the catalogue code of its failure in `Codigo` and whether a retry may
+ * help in `Retentavel`; never the upstream's own text.
  *
  * @example
  * const progresso = toWireProgress(snapshot.version, snapshot.sources, 500);
@@ -51,7 +58,9 @@ export const toWireProgress = (version: number, sources: readonly SourceProgress
     Nome: s.name,
     Estado: ESTADO[s.state],
     Itens: s.items,
-    ...(s.state === "failed" && s.error ? { Erro: s.error.message } : {}),
+    ...(s.state === "failed" && s.error
+      ? { Erro: s.error.message, Codigo: SOURCE_FAILURE[s.error.tag].codigo, Retentavel: s.error.retryable }
+      : {}),
   })),
   ProximaConsultaMs: Math.max(0, Math.round(nextPollMs)),
 });

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { HashMap } from "effect";
 import { search } from "../../src/engine/search.js";
 import type { SearchSnapshot } from "../../src/engine/snapshot.js";
-import { BusinessError, HttpStatusError, MalformedPayload, RateLimited } from "../../src/errors/source-errors.js";
+import { BusinessError, HttpStatusError, MalformedPayload, PermissionDenied, RateLimited, TransportError } from "../../src/errors/source-errors.js";
+import type { SourceFailure } from "../../src/engine/run-source.js";
 import { makeOffer, queryA } from "../support/offers.js";
 import { scriptedSource } from "../support/fake-sources.js";
 
@@ -57,7 +58,8 @@ describe("search", () => {
   it.each([
     ["answers 5xx", new HttpStatusError({ status: 503 }), "HttpStatusError", 3],
     ["answers malformed data", new MalformedPayload({ detail: "Data is not an array" }), "MalformedPayload", 1],
-    ["answers a business error", new BusinessError({ detail: "Erro ao validar permissões" }), "BusinessError", 1],
+    ["answers a business error", new BusinessError({ detail: "Origem não atendida" }), "BusinessError", 1],
+    ["is refused for lack of permission", new PermissionDenied({ detail: "Erro ao validar permissões" }), "PermissionDenied", 1],
     ["throws something untagged", new Error("boom\n    at secret.ts:1"), "TransportError", 3],
   ])("a source that %s leaves a successful, completed search with that source failed", async (_, error, tag, calls) => {
     const good = scriptedSource("good", [[{ afterMs: 50, offers: [makeOffer({ id: "a" })] }]]);
@@ -70,6 +72,30 @@ describe("search", () => {
     expect(state(s, "bad")).toMatchObject({ state: "failed", attempts: calls, error: { tag } });
     expect(state(s, "bad").error?.message).not.toMatch(/at secret/);
     expect(bad.log.calls).toBe(calls);
+  });
+
+  it("never retries a permission error, and tells the failure with its catalogue sentence, not the upstream's text", async () => {
+    const denied = scriptedSource("denied", [[{ afterMs: 10, fail: new PermissionDenied({ detail: "Usuário não possui permissão token=SECRET-1" }) }]]);
+    const heard: SourceFailure[] = [];
+    const run = collect([denied], { maxAttempts: 5, onSourceError: (f) => heard.push(f) });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(denied.log.calls).toBe(1);
+    const p = state(run.last(), "denied");
+    expect(p).toMatchObject({ state: "failed", attempts: 1, error: { tag: "PermissionDenied", retryable: false } });
+    expect(p.error?.message).toBe("A agência não tem permissão para consultar este fornecedor.");
+    expect(JSON.stringify(run.snapshots)).not.toContain("SECRET-1");
+    // The detail is only for the caller's log.
+    expect(heard).toEqual([{ sourceId: "denied", attempt: 1, error: expect.any(PermissionDenied), final: true }]);
+    expect(heard[0]!.error.message).toContain("token=SECRET-1");
+  });
+
+  it("reports every failed attempt to onSourceError, final only when no retry follows", async () => {
+    const flaky = scriptedSource("flaky", [[{ afterMs: 10, fail: new TransportError({ detail: "UND_ERR_SOCKET other side closed" }) }]]);
+    const heard: SourceFailure[] = [];
+    const run = collect([flaky], { maxAttempts: 3, onSourceError: (f) => heard.push(f) });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(heard.map((f) => [f.attempt, f.final])).toEqual([[1, false], [2, false], [3, true]]);
+    expect(JSON.stringify(run.snapshots)).not.toContain("UND_ERR_SOCKET");
   });
 
   it("times out a silent source, retries it a bounded number of times, then marks it failed", async () => {

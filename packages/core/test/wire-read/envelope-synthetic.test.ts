@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BusinessError, MalformedPayload } from "../../src/errors/source-errors.js";
-import { cleanMessage, readUpstreamAnswer, upstreamFailure, type UpstreamAnswer } from "../../src/wire/read/index.js";
+import { BusinessError, MalformedPayload, PermissionDenied } from "../../src/errors/source-errors.js";
+import { cleanMessage, isPermissionMessage, readUpstreamAnswer, upstreamFailure, type UpstreamAnswer } from "../../src/wire/read/index.js";
 import { envelopeA, envelopeB, groupA, someAirports } from "./synthetic-answers.js";
 
 const read = (json: unknown) => readUpstreamAnswer(json, { airports: someAirports, sourceId: "s" });
@@ -33,6 +33,31 @@ describe("error members", () => {
     expect(failure?.message).toMatch(/sem informar o motivo/);
     expect(upstreamFailure(answerOf(envelopeA([groupA()])))).toBeUndefined();
   });
+
+  it.each([
+    "Erro ao validar permissoes da agência",
+    "Erro ao validar permissões da agência",
+    "Usuário não possui permissão para consultar esta companhia",
+    "Agência não autorizada a consultar",
+    "ACESSO NEGADO",
+    "Agência sem acesso à LATAM",
+    "Operation not allowed for this agency",
+    "Permission denied",
+    "403 Forbidden",
+    "User is not authorized to perform this search",
+  ])("reads %j (Success false) as PermissionDenied", (message) => {
+    expect(isPermissionMessage(message)).toBe(true);
+    const failure = upstreamFailure(answerOf({ Success: false, MensagemErro: message, Data: [] }));
+    expect(failure).toBeInstanceOf(PermissionDenied);
+  });
+
+  it.each(["Erro interno no servidor", "Object reference not set to an instance of an object.", "Origem inválida", "Timeout expired", "Limite excedido"])(
+    "reads %j (Success false) as a plain BusinessError",
+    (message) => {
+      expect(isPermissionMessage(message)).toBe(false);
+      expect(upstreamFailure(answerOf({ Success: false, ExceptionErro: { Message: message }, Data: [] }))).toBeInstanceOf(BusinessError);
+    },
+  );
 
   it("tolerates error members of any shape: strings, nulls, arrays, numbers", () => {
     const answer = answerOf({ Success: true, Erro: 42, ExErro: [1], ExceptionErro: null, Data: [] });

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { airports } from "../../src/airports/index.js";
-import { BusinessError, MalformedPayload } from "../../src/errors/source-errors.js";
+import { isRetryable, MalformedPayload, PermissionDenied } from "../../src/errors/source-errors.js";
 import { readUpstreamAnswer, upstreamFailure, type UpstreamAnswer } from "../../src/wire/read/index.js";
 import { describeRecorded, listRecorded, loadRecorded, RECORDED } from "./recorded-answers.js";
 
@@ -35,15 +35,16 @@ describeRecorded("recorded first poll of a Mode A search", () => {
 });
 
 describeRecorded("recorded error answer (HTTP 200, Success false)", () => {
-  it("is a failure whose clean message becomes a BusinessError", () => {
+  it("is a permission failure: its own tag, not retryable, the clean message kept as detail for logs", () => {
     const { raw, answer } = read(RECORDED.errorPermissionDenied);
     expect(answer.success).toBe(false);
     expect(answer.offers).toEqual([]);
     expect(answer.errorMessage).toBe(raw.MensagemErro);
     const failure = upstreamFailure(answer);
-    expect(failure).toBeInstanceOf(BusinessError);
-    expect(failure?._tag).toBe("BusinessError");
-    expect(failure?.message).toBe(raw.MensagemErro);
+    expect(failure).toBeInstanceOf(PermissionDenied);
+    expect(failure?._tag).toBe("PermissionDenied");
+    expect(isRetryable(failure!)).toBe(false);
+    expect((failure as PermissionDenied).detail).toBe(raw.MensagemErro);
   });
 
   it("lets no stack trace through, anywhere in the result", () => {

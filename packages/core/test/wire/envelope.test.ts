@@ -24,6 +24,7 @@ const STATUS: Record<ErrorCode, number> = {
   LIMITE_EXCEDIDO: 429,
   FALHA_FORNECEDOR: 502,
   TEMPO_ESGOTADO: 504,
+  SEM_PERMISSAO: 403,
   ERRO_INTERNO: 500,
 };
 
@@ -76,17 +77,24 @@ describe("errorEnvelope", () => {
 });
 
 describe("failedSearchCode", () => {
-  const failed = (tag: "SourceTimeout" | "DeadlineExceeded" | "TransportError"): SourceProgress => ({
+  const failed = (tag: "SourceTimeout" | "DeadlineExceeded" | "TransportError" | "PermissionDenied"): SourceProgress => ({
     id: tag,
     name: tag,
     state: "failed",
     items: 0,
     attempts: 1,
-    error: { tag, message: "x", retryable: true },
+    error: { tag, message: "x", retryable: tag !== "PermissionDenied" },
   });
   it("is TEMPO_ESGOTADO only when every source ran out of time", () => {
     expect(failedSearchCode([failed("SourceTimeout"), failed("DeadlineExceeded")])).toBe("TEMPO_ESGOTADO");
     expect(failedSearchCode([failed("SourceTimeout"), failed("TransportError")])).toBe("FALHA_FORNECEDOR");
+  });
+  it("is SEM_PERMISSAO (403, not retryable) only when every source was refused for lack of permission", () => {
+    expect(failedSearchCode([failed("PermissionDenied"), failed("PermissionDenied")])).toBe("SEM_PERMISSAO");
+    expect(ERROR_CATALOGUE.SEM_PERMISSAO).toMatchObject({ status: 403, retentavel: false });
+    // A mix with a retryable failure may succeed in part on a retry: the generic, retryable code.
+    expect(failedSearchCode([failed("PermissionDenied"), failed("TransportError")])).toBe("FALHA_FORNECEDOR");
+    expect(failedSearchCode([failed("PermissionDenied"), failed("SourceTimeout")])).toBe("FALHA_FORNECEDOR");
   });
 });
 
@@ -163,7 +171,7 @@ describe("toWireProgress", () => {
       Fontes: [
         { Nome: "LATAM", Estado: "concluida", Itens: 12 },
         { Nome: "GOL", Estado: "pendente", Itens: 3 },
-        { Nome: "Azul", Estado: "falhou", Itens: 0, Erro: "sem resposta em 8000 ms" },
+        { Nome: "Azul", Estado: "falhou", Itens: 0, Erro: "sem resposta em 8000 ms", Codigo: "TEMPO_ESGOTADO", Retentavel: true },
       ],
       ProximaConsultaMs: 750,
     });

@@ -58,6 +58,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     maxAttempts: config.search.maxAttempts,
     cacheSize: config.limits.maxSessions,
     ttlMs: config.search.ttlMs,
+    failedTtlMs: config.search.failedTtlMs,
   });
   d.signal?.addEventListener("abort", () => {
     hub.close().catch((e: unknown) => logger.log({ level: "error", msg: "shutdown.failed", error: e instanceof Error ? e.message : String(e) }));

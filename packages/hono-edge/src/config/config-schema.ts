@@ -43,6 +43,11 @@ const SearchSettingsSchema = z.strictObject({
   deadlineMs: z.int().min(100).max(600_000).default(60_000),
   /** How long a completed search is kept and shared before the same query starts a new one (10 min). */
   ttlMs: z.int().min(0).max(86_400_000).default(600_000),
+  /**
+   * How long a completed search in which some source failed with a retryable error is shared with new
+   * requests for the same query (30 s; capped by `ttlMs`). A search that failed as a whole is never shared.
+   */
+  failedTtlMs: z.int().min(0).max(86_400_000).default(30_000),
   /** How long the instance running a search holds it without a sign of life before another may take over. */
   leaseMs: z.int().min(1_000).max(600_000).default(15_000),
   /** `Progresso.ProximaConsultaMs` while a search runs. */

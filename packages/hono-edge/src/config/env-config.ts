@@ -56,6 +56,7 @@ export const ENV_VARS: Readonly<Record<string, EnvVar>> = {
   VOAR_MAX_SESSIONS: { path: ["limits", "maxSessions"], parse: number },
   VOAR_SEARCH_DEADLINE_MS: { path: ["search", "deadlineMs"], parse: number },
   VOAR_SEARCH_TTL_MS: { path: ["search", "ttlMs"], parse: number },
+  VOAR_SEARCH_FAILED_TTL_MS: { path: ["search", "failedTtlMs"], parse: number },
   VOAR_SEARCH_LEASE_MS: { path: ["search", "leaseMs"], parse: number },
   VOAR_POLL_HINT_MS: { path: ["search", "pollHintMs"], parse: number },
   VOAR_SOURCE_TIMEOUT_MS: { path: ["search", "sourceTimeoutMs"], parse: number },

@@ -38,7 +38,10 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', life)
 return {1}`;
 
 /**
- * KEYS: hash, changes list. ARGV: owner, lease ms, version, completed (0/1), change JSON, ttl ms, channel, id.
+ * KEYS: hash, changes list. ARGV: owner, lease ms, version, completed (0/1), change JSON, ttl ms, channel, id,
+ * rejoin ms ('' for the whole TTL). On completion the query mapping lives `min(ttl, rejoin)` more (deleted
+ * at once for 0), so a new request for the query starts a new search once it is gone; the hash and the log
+ * live the whole TTL, for polls by id.
  * Returns the list's new length, or -1 when the search is gone or complete, the lease is another's, or the
  * version does not follow the recorded one.
  */
@@ -54,7 +57,11 @@ redis.call('HSET', KEYS[1], 'v', version, 'owner', ARGV[1], 'exp', now + tonumbe
 if ARGV[4] == '1' then
   local ttl = tonumber(ARGV[6])
   redis.call('HSET', KEYS[1], 'done', '1', 'doneAt', now)
-  if f[3] and redis.call('GET', f[3]) == ARGV[8] then redis.call('PEXPIRE', f[3], ttl) end
+  if f[3] and redis.call('GET', f[3]) == ARGV[8] then
+    local rejoin = tonumber(ARGV[9])
+    if rejoin and rejoin <= 0 then redis.call('DEL', f[3])
+    else redis.call('PEXPIRE', f[3], rejoin and math.min(ttl, rejoin) or ttl) end
+  end
   redis.call('PEXPIRE', KEYS[1], ttl)
   redis.call('PEXPIRE', KEYS[2], ttl)
 else

@@ -94,7 +94,7 @@ export const createRedisSessionStore = (options: RedisSessionStoreOptions): Redi
     async append(id, change, owner, leaseMs) {
       const length = (await scripts.append.run(
         [keys.search(id), keys.changes(id)],
-        [owner, leaseMs, change.version, change.completed ? "1" : "0", encodeChange(change), options.ttlMs, keys.channel(id), id],
+        [owner, leaseMs, change.version, change.completed ? "1" : "0", encodeChange(change), options.ttlMs, keys.channel(id), id, change.rejoinMs ?? ""],
       )) as number;
       if (length < 0) return false;
       if (length > maxChanges && !change.completed) {

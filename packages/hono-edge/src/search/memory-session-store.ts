@@ -15,6 +15,8 @@ export interface MemorySessionStoreOptions {
 
 interface Entry {
   record: SearchRecord;
+  /** Store clock after which a new request for the same key no longer joins this (completed) search. */
+  joinableUntil?: number | undefined;
   log: SearchChange[];
   readonly listeners: Set<(version: number) => void>;
 }
@@ -22,7 +24,8 @@ interface Entry {
 /**
  * The in-memory session store: one process, bounded (`maxSessions`, least recently used evicted, completed
  * searches before running ones), with TTL eviction after completion, and a change log per search compacted
- * past `maxChangesPerSearch`. Two apps given the same instance behave like two instances sharing a store.
+ * past `maxChangesPerSearch`. A completed search is shared with new requests for its key only within the
+ * change's `rejoinMs` (when given); after that it still answers polls by id until its TTL. Two apps given the same instance behave like two instances sharing a store.
  *
  * @example
  * const store = createMemorySessionStore({ clock: systemClock, maxSessions: 1_000, ttlMs: 600_000 });
@@ -71,11 +74,16 @@ export const createMemorySessionStore = (options: MemorySessionStoreOptions): Se
 
   const holds = (r: SearchRecord, owner: string, now: number) => !r.lease || r.lease.owner === owner || r.lease.expiresAt <= now;
 
+  /** Whether a new request for the search's key may join it: running, or completed within its rejoin window. */
+  const joinable = (entry: Entry, now: number) => !entry.record.completed || entry.joinableUntil === undefined || now < entry.joinableUntil;
+
   return {
     openOrJoin(candidate) {
       const id = byKey.get(candidate.key);
       const existing = id === undefined ? undefined : live(id);
-      if (existing) return Promise.resolve<OpenResult>({ record: existing.record, created: false });
+      // A search past its rejoin window stays readable by id (polls) but is no longer shared: the candidate
+      // takes the key over.
+      if (existing && joinable(existing, options.clock.now())) return Promise.resolve<OpenResult>({ record: existing.record, created: false });
       makeRoom();
       byId.set(candidate.id, { record: candidate, log: [], listeners: new Set() });
       byKey.set(candidate.key, candidate.id);
@@ -101,6 +109,7 @@ export const createMemorySessionStore = (options: MemorySessionStoreOptions): Se
         completedAt: change.completed ? now : undefined,
         lease: { owner, expiresAt: now + leaseMs },
       };
+      if (change.completed && change.rejoinMs !== undefined) entry.joinableUntil = now + change.rejoinMs;
       for (const listener of [...entry.listeners]) listener(change.version);
       return Promise.resolve(true);
     },

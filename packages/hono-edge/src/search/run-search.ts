@@ -1,7 +1,7 @@
-import { search, type Offer, type SearchSnapshot, type SearchSource, type SourceProgress } from "@voar/core";
+import { search, type Offer, type SearchSnapshot, type SearchSource, type SourceFailure, type SourceProgress } from "@voar/core";
 import type { Subscription } from "rxjs";
 import type { Logger } from "../logging/logger.js";
-import { changedOffers, type SearchChange } from "./search-change.js";
+import { changedOffers, rejoinWindowMs, type SearchChange } from "./search-change.js";
 import type { SearchRecord, SessionStore } from "./session-store.js";
 
 /** What {@link runSearch} needs. */
@@ -19,6 +19,8 @@ export interface RunSearchOptions {
   readonly deadlineMs: number;
   readonly timeoutMs?: number | undefined;
   readonly maxAttempts?: number | undefined;
+  /** How long a completed search with retryable source failures is shared with new requests (see `rejoinWindowMs`). */
+  readonly failedTtlMs: number;
   readonly logger: Logger;
   /** Called once when the run ends, however it ends. */
   readonly onEnd: () => void;
@@ -82,7 +84,9 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
     });
   };
 
-  const record = (change: SearchChange) => {
+  const record = (step: SearchChange) => {
+    const window = step.completed ? rejoinWindowMs(step.sources, o.failedTtlMs) : undefined;
+    const change: SearchChange = window === undefined ? step : { ...step, rejoinMs: window };
     enqueue(() => o.store.append(o.record.id, change, o.owner, o.leaseMs), "append");
     if (change.completed) {
       chain = chain.then(async () => {
@@ -103,12 +107,29 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
     record({ version: ++version, offers: [], sources: mergeProgress(o.base.sources, [], true), completed: true, completion: "deadline" });
   };
 
+  /**
+   * A source's failure with its detail (the upstream's message, a network error code, a status): to the log
+   * only, never to the store or to clients, which get the catalogue's sentence and code.
+   */
+  const onSourceError = (f: SourceFailure) => {
+    o.logger.log({
+      level: f.final ? "warn" : "info",
+      msg: f.final ? "search.source_failed" : "search.source_retry",
+      searchId: o.record.id,
+      sourceId: f.sourceId,
+      attempt: f.attempt,
+      tag: f.error._tag,
+      detail: f.error.message,
+    });
+  };
+
   const heartbeat = setInterval(() => enqueue(() => o.store.acquireLease(o.record.id, o.owner, o.leaseMs), "lease"), Math.max(500, Math.floor(o.leaseMs / 3)));
   const subscription: Subscription = search(o.record.query, o.sources, {
     deadlineMs: Math.max(0, o.deadlineMs),
     hiddenCashAirlines: o.record.hiddenCashAirlines,
     ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
     ...(o.maxAttempts === undefined ? {} : { maxAttempts: o.maxAttempts }),
+    onSourceError,
   }).subscribe({ next: onSnapshot, error: onEngineError });
 
   return {

@@ -16,6 +16,11 @@ export interface SearchChange {
   readonly completed: boolean;
   readonly completion?: "finished" | "deadline" | undefined;
   /**
+   * On the completing change only: how long after completion a new request for the same query may still
+   * join this search (see `rejoinWindowMs`); absent, for the whole TTL. Polls by id answer it either way.
+   */
+  readonly rejoinMs?: number | undefined;
+  /**
    * True when this change holds the whole state at its version: a store that compacts its log replaces
    * the oldest changes by one cumulative change, and the versions before it are gone.
    */
@@ -68,4 +73,21 @@ export const changedOffers = (snapshot: SearchSnapshot, seen: Map<string, Offer>
     changed.push(offer);
   }
   return changed;
+};
+
+/**
+ * How long a completed search is shared with new requests for the same query (its key), from the progress
+ * of its sources when it completed: the rule that keeps a failure from being replayed for the whole TTL.
+ * - every source failed and nothing was found (the answer is an error): 0, never joined again: the next
+ *   identical request starts a new search that asks the sources again;
+ * - some source failed with a retryable error (timeout, 5xx, network, deadline): `failedTtlMs`;
+ * - otherwise (all answered, or only non-retryable failures such as a permission refusal next to sources
+ *   that answered): undefined, the whole TTL.
+ */
+export const rejoinWindowMs = (sources: readonly SourceProgress[], failedTtlMs: number): number | undefined => {
+  const failed = sources.filter((p) => p.state === "failed");
+  const found = sources.some((p) => p.items > 0);
+  if (sources.length > 0 && failed.length === sources.length && !found) return 0;
+  if (failed.some((p) => p.error?.retryable !== false)) return failedTtlMs;
+  return undefined;
 };

@@ -25,6 +25,11 @@ export interface SearchHubOptions {
   readonly cacheSize: number;
   /** How long a search lives after completion (and after its deadline if it never completes): cached snapshots go with it. */
   readonly ttlMs: number;
+  /**
+   * How long a completed search in which a source failed with a retryable error is shared with new requests
+   * for the same query; one that failed as a whole is never shared (see `rejoinWindowMs`).
+   */
+  readonly failedTtlMs: number;
 }
 
 /**
@@ -121,6 +126,7 @@ export class SearchHub {
       deadlineMs: record.deadlineAt - this.o.clock.now(),
       timeoutMs: this.o.timeoutMs,
       maxAttempts: this.o.maxAttempts,
+      failedTtlMs: Math.min(this.o.failedTtlMs, this.o.ttlMs),
       logger: this.o.logger,
       onEnd: () => this.running.delete(record.id),
     });

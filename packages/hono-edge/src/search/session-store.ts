@@ -11,6 +11,9 @@ import type { SearchChange } from "./search-change.js";
  * - `append` checks the lease owner and writes the change, the record's version/completion and the lease
  *   renewal atomically (e.g. a Lua script over a hash and a list), then notifies watchers (pub/sub).
  * - Completed searches expire `ttl` after completion; the others at their deadline plus `ttl`.
+ * - A completing change may carry `rejoinMs`: after that long, `openOrJoin` no longer joins the search for
+ *   its key (a new candidate is stored and takes the key over), while `get`/`changes` still answer it by id
+ *   until its TTL.
  */
 
 /** Which instance runs a search's engine, and until when (store clock, epoch ms) its claim holds. */
@@ -58,7 +61,7 @@ export type Unwatch = () => void;
 export interface SessionStore {
   /**
    * Atomically returns the live search of `candidate.key`, or stores `candidate` (its `lease` already set to
-   * the caller) when there is none or it expired.
+   * the caller) when there is none, it expired, or it completed longer than its change's `rejoinMs` ago.
    */
   openOrJoin(candidate: SearchRecord): Promise<OpenResult>;
   /** A live search by id; undefined when unknown, evicted or expired. */

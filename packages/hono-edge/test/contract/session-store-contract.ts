@@ -110,6 +110,33 @@ export const sessionStoreContract = (name: string, make: (settings: StoreSetting
       expect(await h.store.append("unknown", step(1), "a", 5_000)).toBe(false);
     });
 
+    it("a completed search with rejoinMs 0 (it failed as a whole) is never joined again, yet still answers by id", async () => {
+      const h = await harness();
+      await h.store.openOrJoin(recordOf(h, "1"));
+      const failed: SearchChange = { ...step(1, true), rejoinMs: 0 };
+      expect(await h.store.append("1", failed, "a", 5_000)).toBe(true);
+      const again = recordOf(h, "2", { key: "key-1" });
+      expect(await h.store.openOrJoin(again)).toEqual({ record: again, created: true });
+      // The new search owns the key now; the failed one is still there for polls by its id.
+      expect(await h.store.openOrJoin(recordOf(h, "3", { key: "key-1" }))).toMatchObject({ created: false, record: { id: "2" } });
+      expect(await h.store.get("1")).toMatchObject({ id: "1", completed: true });
+      expect(await h.store.changes("1", 0)).toEqual([failed]);
+      // The old search's lifetime does not touch the new one's key.
+      await h.elapse(timing.ttlMs + 100);
+      expect(await h.store.get("1")).toBeUndefined();
+    });
+
+    it("a completed search with a short rejoinMs is joined within it, then a new request starts a new search", async () => {
+      const h = await harness();
+      const rejoinMs = Math.floor(timing.ttlMs / 4);
+      const one = await h.store.openOrJoin(recordOf(h, "1"));
+      expect(await h.store.append("1", { ...step(1, true), rejoinMs }, "a", 5_000)).toBe(true);
+      expect(await h.store.openOrJoin(recordOf(h, "2", { key: "key-1" }))).toMatchObject({ created: false, record: { id: one.record.id } });
+      await h.elapse(rejoinMs + 100);
+      expect(await h.store.openOrJoin(recordOf(h, "3", { key: "key-1" }))).toMatchObject({ created: true, record: { id: "3" } });
+      expect(await h.store.get("1")).toMatchObject({ id: "1", completed: true });
+    });
+
     it("appends only for the lease holder; a lapsed lease can be taken, after which the old holder cannot write", async () => {
       const h = await harness();
       await h.store.openOrJoin(recordOf(h, "1"));

@@ -1,7 +1,8 @@
 /**
  * Reads the service's answers for the client: a success envelope, or the core tagged error an error answer
- * stands for (401 `AuthError`, 429 `RateLimited` with `Retry-After`, 5xx `HttpStatusError`, a refusal
- * `BusinessError` with the clean `MensagemErro`, an unreadable body `MalformedPayload`).
+ * stands for (401 `AuthError`, 403 / `SEM_PERMISSAO` `PermissionDenied`, 429 `RateLimited` with `Retry-After`,
+ * 5xx `HttpStatusError`, a refusal `BusinessError` with the clean `MensagemErro`, an unreadable body
+ * `MalformedPayload`).
  */
 import {
   AuthError,
@@ -9,6 +10,7 @@ import {
   EnvelopeSchema,
   HttpStatusError,
   MalformedPayload,
+  PermissionDenied,
   RateLimited,
   readUpstreamAnswer,
   type AirportDirectory,
@@ -32,6 +34,8 @@ const messageOf = (json: unknown): string | undefined => {
 export const answerError = (status: number, json: unknown, retryAfter: string | undefined): SourceError => {
   const message = messageOf(json);
   if (status === 401) return new AuthError({ detail: message ?? "HTTP 401" });
+  const codigo = isRecord(json) && isRecord(json.Erro) ? json.Erro.Codigo : undefined;
+  if (status === 403 || codigo === "SEM_PERMISSAO") return new PermissionDenied({ detail: message ?? "HTTP 403" });
   if (status === 429) return new RateLimited({ retryAfterMs: retryAfterMs(retryAfter) });
   if (status >= 500 || status === 408) return new HttpStatusError({ status });
   return message ? new BusinessError({ detail: message }) : new HttpStatusError({ status });

@@ -8,9 +8,11 @@ import {
   BusinessError,
   HttpStatusError,
   MalformedPayload,
+  PermissionDenied,
   RateLimited,
   SourceTimeout,
   readUpstreamAnswer,
+  upstreamFailure,
   type SourceError,
 } from "@voar/core";
 import { withTimeout } from "../internal/abortable.js";
@@ -42,19 +44,25 @@ const parse = (reply: HttpReply): unknown => {
   }
 };
 
-/** Classifies an answer that is not a success (the 401 is handled by the caller). */
+/**
+ * Classifies an answer that is not a success (the 401 is handled by the caller): 429 rate limited, 5xx/408
+ * a retryable status, 403 a permission refusal (never retried), another 4xx a business error when its
+ * envelope carries a message (a permission refusal when that message is about permission), else the status.
+ */
 const failure = (ctx: UpstreamContext, reply: HttpReply): SourceError => {
   if (reply.status === 429) return new RateLimited({ retryAfterMs: retryAfterMs(reply.header("retry-after")) });
   if (reply.status >= 500 || reply.status === 408 || reply.status < 200) return new HttpStatusError({ status: reply.status });
-  // A 4xx may carry an envelope whose message is worth showing (cleaned by the tolerant reader).
-  let json: unknown;
+  // A 4xx may carry an envelope whose message says more (cleaned by the tolerant reader).
+  let message: string | undefined;
   try {
-    json = JSON.parse(reply.text);
+    const read = readUpstreamAnswer(JSON.parse(reply.text), { airports: ctx.airports, sourceId: "upstream" });
+    if (!(read instanceof MalformedPayload)) message = read.errorMessage;
   } catch {
-    return new HttpStatusError({ status: reply.status });
+    message = undefined; // not JSON: the status says it all
   }
-  const read = readUpstreamAnswer(json, { airports: ctx.airports, sourceId: "upstream" });
-  return !(read instanceof MalformedPayload) && read.errorMessage ? new BusinessError({ detail: read.errorMessage }) : new HttpStatusError({ status: reply.status });
+  if (reply.status === 403) return new PermissionDenied({ detail: message ?? "HTTP 403" });
+  if (message === undefined) return new HttpStatusError({ status: reply.status });
+  return upstreamFailure({ success: false, errorMessage: message }) ?? new BusinessError({ detail: message });
 };
 
 /**

@@ -74,8 +74,9 @@ export async function* upstreamSearch(ctx: UpstreamContext, sourceId: string, qu
     const answer = read(result.json);
     if (answer instanceof MalformedPayload) throw answer;
     const refused = upstreamFailure(answer);
-    if (refused && resuming) {
-      // The held lease is gone (expired or unknown upstream): start the search again with the query.
+    if (refused && resuming && refused._tag === "BusinessError") {
+      // The held lease is gone (expired or unknown upstream): start the search again with the query. A
+      // permission refusal is not about the lease: it fails at once, never repeated.
       ctx.leases.delete(leaseKey);
       pollId = undefined;
       resuming = false;

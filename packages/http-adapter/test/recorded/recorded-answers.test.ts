@@ -104,14 +104,25 @@ describeRecorded("the adapter on the real upstream answers", () => {
     expect(new Set(modeBOffers(ours(run.last())))).toEqual(new Set(modeBOffers(recorded)));
   });
 
-  it("permission denied: HTTP 200 with Success false is a BusinessError with the clean message, no stack trace anywhere", async () => {
-    upstream = serving(loadRecorded(FILES.denied));
-    const source = createUpstreamSource({ baseUrl: upstream.baseUrl, credentials: { token: "k" }, fetch: upstream.fetch });
-    const run = await runSearch(query("GIG", "2025-07-15", { kind: "single-airline", airlineId: 2 }), [source]);
-    expect(run.last().sources[0]).toMatchObject({ state: "failed", attempts: 1, error: { tag: "BusinessError", message: "Erro ao validar permissoes da agência" } });
-    const body = JSON.stringify(ours(run.last()));
-    expect(body).toContain("FALHA_FORNECEDOR");
-    expect(body).not.toMatch(/StackTrace|\.cs:line|ConsultaAereoRegra/);
+  it("permission denied: HTTP 200 with Success false is PermissionDenied, asked once, answered SEM_PERMISSAO without the upstream's words", async () => {
+    const raw = loadRecorded(FILES.denied) as Json;
+    upstream = serving(raw);
+    const inner = upstream.fetch;
+    let searches = 0;
+    const fetch: typeof inner = (input, init) => {
+      if (String(input).endsWith("/Consultar")) searches++;
+      return inner(input, init);
+    };
+    const source = createUpstreamSource({ baseUrl: upstream.baseUrl, credentials: { token: "k" }, fetch });
+    const run = await runSearch(query("GIG", "2025-07-15", { kind: "single-airline", airlineId: 2 }), [source], { maxAttempts: 3 });
+    expect(run.last().sources[0]).toMatchObject({ state: "failed", attempts: 1, error: { tag: "PermissionDenied", retryable: false } });
+    expect(searches).toBe(1);
+    const { status, body } = snapshotToEnvelope(run.last(), { searchId: "s", requestId: "r", page: 1, pageSize: 100, airports });
+    expect(status).toBe(403);
+    expect(body).toMatchObject({ Success: false, Erro: { Codigo: "SEM_PERMISSAO", Retentavel: false } });
+    const text = JSON.stringify(body);
+    expect(text).not.toContain(String(raw.MensagemErro));
+    expect(text).not.toMatch(/StackTrace|\.cs:line|ConsultaAereoRegra/);
   });
 
   it("request bodies real clients send: ours has the same members, and polls with LeaseId", async () => {

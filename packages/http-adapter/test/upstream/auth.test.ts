@@ -44,9 +44,10 @@ describe("credentials", () => {
   it("a wrong password is an AuthError, without the upstream's words", async () => {
     const upstream = liveUpstream();
     const source = createUpstreamSource({ baseUrl: upstream.baseUrl, credentials: { ...agency, password: "errada" }, fetch: upstream.fetch });
-    const progress = (await runSearch(testQuery(), [source])).last().sources[0]!;
+    const details: string[] = [];
+    const progress = (await runSearch(testQuery(), [source], { onSourceError: (f) => details.push(f.error.message) })).last().sources[0]!;
     expect(progress).toMatchObject({ state: "failed", attempts: 1, error: { tag: "AuthError" } });
-    expect(progress.error?.message).toMatch(/HTTP 400/);
+    expect(details).toEqual([expect.stringMatching(/HTTP 400/)]);
     upstream.close();
   });
 });

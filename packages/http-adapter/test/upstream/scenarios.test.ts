@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FAKE_STACK_TRACE, createReplayUpstream, loadFixture, type FakeUpstream } from "@voar/testing";
-import type { Offer } from "@voar/core";
+import { SOURCE_FAILURE, type Offer } from "@voar/core";
 import { createUpstreamSource, type UpstreamSource } from "../../src/fetch.js";
 import { finalOffers, visible } from "../support/expected-offers.js";
 import { runSearch } from "../support/run-search.js";
@@ -89,8 +89,9 @@ describe("the upstream source on each recorded scenario", () => {
     ({ upstream, source } = s);
     const run = await runSearch(s.query, [s.source]);
     const progress = run.last().sources[0]!;
-    expect(progress).toMatchObject({ state: "failed", attempts: 1, error: { tag: "BusinessError", retryable: false } });
-    expect(progress.error?.message).toBe("A agência não tem permissão para consultar esta companhia.");
+    expect(progress).toMatchObject({ state: "failed", attempts: 1, error: { tag: "PermissionDenied", retryable: false } });
+    // Our catalogue's sentence, not the upstream's.
+    expect(progress.error?.message).toBe(SOURCE_FAILURE.PermissionDenied.mensagem);
     expect(JSON.stringify(run.last().sources)).not.toMatch(/StackTrace|\.cs:line|\bat Voar\./);
     expect(s.upstream.stats.searches).toBe(1);
   });

@@ -52,6 +52,8 @@ const failureResponse = (error: SourceError): RecordedResponse => {
     case "RateLimited":
       return { delayMs: 0, status: 429, headers: { "retry-after": String(Math.ceil((error.retryAfterMs ?? 1000) / 1000)) }, json: {} };
     case "BusinessError":
+    case "PermissionDenied":
+      // Real upstreams refuse permission with HTTP 200 and Success false; the message tells it apart on replay.
       return { delayMs: 0, status: 200, headers: {}, json: businessErrorBody(error.detail) };
     case "AuthError":
       return { delayMs: 0, status: 401, headers: {}, json: unauthorizedBody };

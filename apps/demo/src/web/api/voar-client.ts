@@ -14,6 +14,7 @@ export const describeSearchError = (error: unknown): string => {
   if (!isSourceError(error)) return error instanceof Error ? `Erro inesperado: ${error.message}` : "Erro inesperado.";
   switch (error._tag) {
     case "BusinessError":
+    case "PermissionDenied":
       return error.detail;
     case "AuthError":
       return `A API recusou a chave de acesso (${error.detail}). Recarregue a página.`;

@@ -3,7 +3,7 @@
  * Mode B / single-airline offers) into domain offers.
  */
 export { readUpstreamAnswer, type UpstreamAnswer } from "./upstream-answer.js";
-export { upstreamFailure } from "./upstream-failure.js";
+export { isPermissionMessage, upstreamFailure } from "./upstream-failure.js";
 export type { ReadContext } from "./read-context.js";
 export type { SkippedItems } from "./item-reader.js";
 export {

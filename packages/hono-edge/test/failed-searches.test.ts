@@ -1,0 +1,105 @@
+/**
+ * Searches that fail: a permission refusal answers its own, non-retryable code; a failed search is not
+ * replayed to new requests for the whole TTL (config `search.failedTtlMs`, see the README); the upstream's
+ * own words go to the log, never to the client.
+ */
+import { BusinessError, HttpStatusError, PermissionDenied, type SourceError } from "@voar/core";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { consultar, fastSources, NOW, QUERY, testApp } from "./support/app.js";
+import { countCalls } from "./support/wire.js";
+
+beforeEach(() => vi.useFakeTimers({ now: NOW }));
+afterEach(() => vi.useRealTimers());
+
+const MODE_A = ["latam", "gol", "azul", "tap", "copa", "american", "iberia"];
+const every = (error: SourceError) => Object.fromEntries(MODE_A.map((id) => [id, { error }]));
+
+/** An app whose sources fail as given, counting the calls each source gets. */
+const appWith = (failures: Parameters<typeof fastSources>[0] = {}, configInput = {}) => {
+  const counted = countCalls(fastSources(failures));
+  return { ...testApp({ sources: counted.sources, configInput }), calls: counted };
+};
+
+/** Starts the query's search and lets it finish (fast sources: 200 ms). */
+const finished = async (app: ReturnType<typeof testApp>["app"]) => {
+  const first = await consultar(app, QUERY);
+  await vi.advanceTimersByTimeAsync(1_000);
+  return first.body.Token;
+};
+
+describe("a permission refusal", () => {
+  it("answers 403 SEM_PERMISSAO, Retentavel false, with our sentence; each source asked once; the upstream's words only in the log", async () => {
+    const words = "Usuário 4411 não possui permissão (token=SECRET-abc)";
+    const { app, logs, calls } = appWith({ failures: every(new PermissionDenied({ detail: words })) }, { search: { maxAttempts: 3 } });
+    const token = await finished(app);
+    const { status, body } = await consultar(app, { Token: token });
+    expect(status).toBe(403);
+    expect(body).toMatchObject({ Success: false, Completed: true, Erro: { Codigo: "SEM_PERMISSAO", Retentavel: false } });
+    expect(body.MensagemErro).toMatch(/permissão/);
+    expect(body.Progresso.Fontes.every((f) => f.Codigo === "SEM_PERMISSAO" && f.Retentavel === false && f.Erro === "A agência não tem permissão para consultar este fornecedor.")).toBe(true);
+    expect(JSON.stringify(body)).not.toMatch(/SECRET|4411/);
+    expect([...calls.calls.values()]).toEqual(MODE_A.map(() => 1));
+    const failed = logs.records.filter((r) => r.msg === "search.source_failed");
+    expect(failed).toHaveLength(MODE_A.length);
+    expect(failed[0]).toMatchObject({ level: "warn", searchId: token, tag: "PermissionDenied", detail: expect.stringContaining("SECRET-abc") });
+    expect(new Set(failed.map((r) => r["sourceId"]))).toEqual(new Set(MODE_A));
+  });
+
+  it("a server exception stays FALHA_FORNECEDOR, Retentavel true, and is retried", async () => {
+    const { app, calls } = appWith({ failures: every(new HttpStatusError({ status: 500 })) }, { search: { maxAttempts: 2 } });
+    const token = await finished(app);
+    const { status, body } = await consultar(app, { Token: token });
+    expect(status).toBe(502);
+    expect(body.Erro).toMatchObject({ Codigo: "FALHA_FORNECEDOR", Retentavel: true });
+    expect([...calls.calls.values()]).toEqual(MODE_A.map(() => 2));
+  });
+});
+
+describe("a failed search is not replayed for the whole TTL", () => {
+  it("when every source failed, the same request after it finished starts a new search that asks the sources again; the old Token still answers", async () => {
+    const { app, calls } = appWith({ failures: every(new BusinessError({ detail: "x" })) });
+    const failedToken = await finished(app);
+    expect(calls.total()).toBe(MODE_A.length);
+    const again = await consultar(app, QUERY);
+    expect(again.body.Token).not.toBe(failedToken);
+    expect(again.body).toMatchObject({ Success: true, Completed: false });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(calls.total()).toBe(2 * MODE_A.length);
+    // The failed search is still there for polls by its id, until its TTL.
+    const old = await consultar(app, { Token: failedToken });
+    expect(old.status).toBe(502);
+    expect(old.body.Token).toBe(failedToken);
+  });
+
+  it("while it runs, identical requests still join it (one search, no extra upstream calls)", async () => {
+    const { app, calls } = appWith({ failures: every(new BusinessError({ detail: "x" })), latencyMs: 5_000 });
+    const first = await consultar(app, QUERY);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect((await consultar(app, QUERY)).body.Token).toBe(first.body.Token);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(calls.total()).toBe(MODE_A.length);
+  });
+
+  it("when some sources failed with a retryable error, the result is shared for search.failedTtlMs, then a new search starts", async () => {
+    const { app, calls } = appWith({ failures: { gol: { error: new HttpStatusError({ status: 503 }) } } }, { search: { failedTtlMs: 30_000, maxAttempts: 1 } });
+    const token = await finished(app);
+    const shared = await consultar(app, QUERY);
+    expect(shared.body).toMatchObject({ Success: true, Completed: true, Token: token });
+    expect(shared.body.Progresso.Fontes.find((f) => f.Nome === "GOL")).toMatchObject({ Estado: "falhou", Codigo: "FALHA_FORNECEDOR", Retentavel: true });
+    await vi.advanceTimersByTimeAsync(28_000);
+    expect((await consultar(app, QUERY)).body.Token).toBe(token);
+    await vi.advanceTimersByTimeAsync(2_000);
+    const fresh = await consultar(app, QUERY);
+    expect(fresh.body.Token).not.toBe(token);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(calls.total()).toBe(2 * MODE_A.length);
+  });
+
+  it("a search where every source answered is shared for the whole TTL", async () => {
+    const { app, calls } = appWith({}, { search: { failedTtlMs: 30_000, ttlMs: 600_000 } });
+    const token = await finished(app);
+    await vi.advanceTimersByTimeAsync(590_000);
+    expect((await consultar(app, QUERY)).body.Token).toBe(token);
+    expect(calls.total()).toBe(MODE_A.length);
+  });
+});
