@@ -141,7 +141,7 @@ describe("a legacy axios client, unchanged", () => {
   });
 
   it("gets every error as HTTP 200 with Success false and the unchanged envelope; the real status in X-Voar-Status", async () => {
-    const { app } = testApp({ configInput: legacyAgency });
+    const { app, logs } = testApp({ configInput: legacyAgency });
     const client = legacyClient(app);
     const invalid = await client.send({ ...LEGACY_BODY, Origem: "XXX", Ida: "2026-03-01T00:00:00", Adultos: "dois" });
     expect(invalid.status).toBe(200);
@@ -149,6 +149,8 @@ describe("a legacy axios client, unchanged", () => {
     expect(invalid.data).toMatchObject({ Success: false, Completed: true, Data: [], Erro: { Codigo: "REQUISICAO_INVALIDA" } });
     expect(invalid.data.Erro.Campos.map((c) => c.Campo)).toEqual(["Origem", "Ida", "Adultos"]);
     expect(invalid.data.MensagemErro).toContain("Adultos deve ser um número inteiro");
+    // The log keeps the real status.
+    expect(logs.records.find((r) => r.requestId === invalid.data.RequestId)).toMatchObject({ status: 400, sentStatus: 200, tenant: "agency:agencia1" });
 
     const unknown = await client.send({ LeaseId: "no-such-search" });
     expect([unknown.status, unknown.headers.get("x-voar-status"), unknown.data.Erro.Campos[0]!.Campo]).toEqual([200, "400", "LeaseId"]);
