@@ -88,6 +88,7 @@ export type { ComparisonView, FilterView, MetaView, PageView, PriceGroupView } f
 
 // Wire: request
 export { parseSearchRequest, DEFAULT_PAGE_SIZE, type InvalidRequest, type ParsedRequest, type RequestContext } from "./wire/request.js";
+export type { RequestCompat } from "./wire/request-legacy.js";
 export { ConsultarBodySchema, PollRequestSchema, SearchRequestSchema } from "./wire/request-schema.js";
 export { todayInSaoPaulo } from "./wire/request-dates.js";
 export { wireRequestOf } from "./wire/request-body.js";

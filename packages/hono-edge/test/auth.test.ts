@@ -1,6 +1,7 @@
 import { ErrorEnvelopeSchema } from "@voar/core";
+import { TokenErrorSchema } from "../src/auth/oauth-error.js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { AGENCY, API_KEY, answerOf, consultar, manualClock, NOW, QUERY, testApp, TOKEN_SECRET } from "./support/app.js";
+import { AGENCY, API_KEY, consultar, manualClock, NOW, QUERY, testApp, TOKEN_SECRET } from "./support/app.js";
 
 beforeEach(() => vi.useFakeTimers({ now: NOW }));
 afterEach(() => vi.useRealTimers());
@@ -54,9 +55,12 @@ describe("POST /api/Token (OAuth2 password grant)", () => {
 
   it("a token expires after expires_in (injected clock): 401 saying so", async () => {
     const clock = manualClock();
-    const { app } = testApp({ clock, configInput: { tokens: { secret: TOKEN_SECRET, ttlSeconds: 600 } } });
+    const { app } = testApp({ clock, configInput: { tokens: { secret: TOKEN_SECRET, ttlSeconds: 900 } } });
     const { access_token, expires_in } = await login(app);
-    expect(expires_in).toBe(600);
+    expect(expires_in).toBe(900);
+    // A client that renews 10 min before expiry still uses the token for 5 min.
+    clock.advance((expires_in - 600) * 1000);
+    expect((await consultar(app, QUERY, { Authorization: `Bearer ${access_token}` })).status).toBe(200);
     clock.advance(599_000);
     expect((await consultar(app, QUERY, { Authorization: `Bearer ${access_token}` })).status).toBe(200);
     clock.advance(1_000);
@@ -81,16 +85,6 @@ describe("POST /api/Token (OAuth2 password grant)", () => {
     expect((await consultar(app, QUERY, { Authorization: `Bearer ${prefix}.${body}.${sig}` })).status).toBe(401);
   });
 
-  it("wrong password or unknown user: 401; missing members or another grant: 400 naming them", async () => {
-    const { app } = testApp();
-    expect((await tokenRequest(app, { grant_type: "password", username: AGENCY.username, password: "wrong-password" })).status).toBe(401);
-    expect((await tokenRequest(app, { grant_type: "password", username: "nobody", password: AGENCY.password })).status).toBe(401);
-    const bad = await tokenRequest(app, { grant_type: "client_credentials", username: AGENCY.username });
-    expect(bad.status).toBe(400);
-    const body = await answerOf(bad);
-    expect(body.Erro.Campos.map((c) => c.Campo).sort()).toEqual(["grant_type", "password"]);
-  });
-
   it("neither tokens nor passwords ever appear in logs or error bodies", async () => {
     const { app, logs } = testApp();
     const { access_token } = await login(app);
@@ -106,10 +100,79 @@ describe("POST /api/Token (OAuth2 password grant)", () => {
     expect(logs.records.filter((r) => r.msg === "request").length).toBe(5);
   });
 
-  it("login attempts are rate limited per username", async () => {
+  it("login attempts are rate limited per username: 429 slow_down with Retry-After, other users unaffected", async () => {
     const { app } = testApp({ configInput: { limits: { rateLimit: { capacity: 3, refillPerSecond: 0.1 } } } });
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await tokenRequest(app, { grant_type: "password", username: AGENCY.username, password: `guess-${i}-xx` })).status);
-    expect(statuses).toEqual([401, 401, 401, 429]);
+    for (let i = 0; i < 3; i++) statuses.push((await tokenRequest(app, { grant_type: "password", username: AGENCY.username, password: `guess-${i}-xx` })).status);
+    expect(statuses).toEqual([400, 400, 400]);
+    const limited = await tokenRequest(app, { grant_type: "password", ...AGENCY });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("10");
+    expect(await limited.json()).toEqual({ error: "slow_down", error_description: expect.stringContaining("10 s") });
+    expect((await tokenRequest(app, { grant_type: "password", username: "someone-else", password: "whatever-1" })).status).toBe(400);
+    vi.advanceTimersByTime(10_000);
+    expect((await tokenRequest(app, { grant_type: "password", ...AGENCY })).status).toBe(200);
+  });
+});
+
+describe("POST /api/Token errors in OAuth2 form (RFC 6749 §5.2)", () => {
+  const raw = (app: ReturnType<typeof testApp>["app"], body: string, headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" }) =>
+    app.request("/api/Token", { method: "POST", headers, body });
+
+  /** The status and body of a failed login; the body must be exactly { error, error_description } in §5.2's characters. */
+  const failure = async (res: Response) => {
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(TokenErrorSchema.parse(body)).toEqual(body);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    return { status: res.status, error: body.error, description: body.error_description as string };
+  };
+
+  it("wrong password or unknown user: 400 invalid_grant, the same answer for both", async () => {
+    const { app } = testApp();
+    const wrong = await failure(await tokenRequest(app, { grant_type: "password", username: AGENCY.username, password: "wrong-password" }));
+    const nobody = await failure(await tokenRequest(app, { grant_type: "password", username: "nobody", password: AGENCY.password }));
+    expect(wrong).toEqual({ status: 400, error: "invalid_grant", description: "usuario ou senha incorretos." });
+    expect(nobody).toEqual(wrong);
+  });
+
+  it("another grant type: 400 unsupported_grant_type; no grant type: 400 invalid_request", async () => {
+    const { app } = testApp();
+    expect(await failure(await tokenRequest(app, { grant_type: "client_credentials", ...AGENCY }))).toMatchObject({ status: 400, error: "unsupported_grant_type" });
+    expect(await failure(await tokenRequest(app, { grant_type: "authorization_code" }, true))).toMatchObject({ status: 400, error: "unsupported_grant_type" });
+    expect(await failure(await tokenRequest(app, { ...AGENCY }))).toMatchObject({ status: 400, error: "invalid_request", description: expect.stringContaining("grant_type") });
+  });
+
+  it.each([
+    ["username", { grant_type: "password", password: AGENCY.password }],
+    ["password", { grant_type: "password", username: AGENCY.username }],
+    ["password", { grant_type: "password", username: AGENCY.username, password: "" }],
+  ])("a missing or empty %s: 400 invalid_request naming it", async (field, form) => {
+    const { app } = testApp();
+    const res = await failure(await tokenRequest(app, form));
+    expect(res).toMatchObject({ status: 400, error: "invalid_request" });
+    expect(res.description.startsWith(`${field} e obrigatorio`)).toBe(true);
+  });
+
+  it("a repeated parameter, a body that is not JSON, or a JSON array: 400 invalid_request", async () => {
+    const { app } = testApp();
+    const repeated = await failure(await raw(app, `grant_type=password&username=${AGENCY.username}&username=x&password=${AGENCY.password}`));
+    expect(repeated).toMatchObject({ status: 400, error: "invalid_request", description: expect.stringContaining("username") });
+    for (const body of ["{not json", "[1,2]", "null"]) {
+      expect(await failure(await raw(app, body, { "Content-Type": "application/json" }))).toMatchObject({ status: 400, error: "invalid_request" });
+    }
+  });
+
+  it("a body over the limit: 413 invalid_request", async () => {
+    const { app } = testApp({ configInput: { limits: { bodyBytes: 256 } } });
+    expect(await failure(await raw(app, `grant_type=password&username=a&password=${"x".repeat(300)}`))).toMatchObject({ status: 413, error: "invalid_request" });
+  });
+
+  it("ignores Authorization (a legacy client may send its old bearer token) and client_id", async () => {
+    const { app } = testApp();
+    const res = await raw(app, new URLSearchParams({ grant_type: "password", ...AGENCY, client_id: "legacy-app" }).toString(), {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Authorization: "Bearer an-expired-or-old-token",
+    });
+    expect(res.status).toBe(200);
   });
 });

@@ -31,7 +31,9 @@ describe("loadConfig", () => {
         VOAR_AGENCIES: "agencia1:password:1234",
         VOAR_ADMIN_KEYS: "admin-key-0123456789abc",
         VOAR_TOKEN_SECRET: "x".repeat(32),
-        VOAR_TOKEN_TTL_SECONDS: "600",
+        VOAR_LEGACY_API_KEYS: "old-app:a-legacy-client-key-0123",
+        VOAR_LEGACY_AGENCIES: "agencia2:legacy:pass",
+        VOAR_TOKEN_TTL_SECONDS: "900",
         VOAR_PAGANTE: "1=off,2=on",
         VOAR_BODY_LIMIT_BYTES: "4096",
         VOAR_RATE_LIMIT_CAPACITY: "10",
@@ -47,14 +49,43 @@ describe("loadConfig", () => {
     if (!result.ok) return;
     const c = result.config;
     expect(c.basePath).toBe("/env");
-    expect(c.apiKeys).toEqual([{ name: "acme", key: KEY }, { name: "beta", key: "another-key:with-colon-123" }]);
-    expect(c.agencies).toEqual([{ username: "agencia1", password: "password:1234" }]);
+    expect(c.apiKeys).toEqual([
+      { name: "acme", key: KEY, compat: "spec" },
+      { name: "beta", key: "another-key:with-colon-123", compat: "spec" },
+      { name: "old-app", key: "a-legacy-client-key-0123", compat: "legacy" },
+    ]);
+    expect(c.agencies).toEqual([
+      { username: "agencia1", password: "password:1234", compat: "spec" },
+      { username: "agencia2", password: "legacy:pass", compat: "legacy" },
+    ]);
     expect(c.pagante).toEqual({ "1": false, "2": true });
     expect(c.limits).toEqual({ bodyBytes: 4_096, maxSessions: 5, rateLimit: { capacity: 10, refillPerSecond: 0.5 } });
     expect(c.search).toMatchObject({ deadlineMs: 30_000, ttlMs: 1_000, sources: ["latam", "gol"] });
     expect(c.cors.origins).toBe("*");
     expect(c.sse.keepAliveMs).toBe(5_000);
-    expect(c.tokens.ttlSeconds).toBe(600);
+    expect(c.tokens.ttlSeconds).toBe(900);
+  });
+
+  it("compat is per API key and per agency, \"spec\" unless set; the legacy lists alone configure only legacy clients", () => {
+    const file = loadConfig({
+      file: { apiKeys: [{ name: "acme", key: KEY }, { name: "old", key: `${KEY}-old`, compat: "legacy" }], agencies: [{ username: "ag", password: "password-1", compat: "legacy" }] },
+    });
+    expect(file.ok && file.config.apiKeys.map((k) => k.compat)).toEqual(["spec", "legacy"]);
+    expect(file.ok && file.config.agencies.map((a) => a.compat)).toEqual(["legacy"]);
+    const env = loadConfig({ env: { VOAR_LEGACY_API_KEYS: `old:${KEY}` } });
+    expect(env.ok && env.config.apiKeys).toEqual([{ name: "old", key: KEY, compat: "legacy" }]);
+    const bad = loadConfig({ file: { apiKeys: [{ name: "acme", key: KEY, compat: "v1" }] } });
+    expect(!bad.ok && bad.errors[0]).toMatch(/^apiKeys\.0\.compat: /);
+    const short = loadConfig({ env: { VOAR_API_KEYS: `acme:${KEY}`, VOAR_LEGACY_API_KEYS: "old:short" } });
+    expect(!short.ok && short.errors).toEqual(["apiKeys.1.key: must have at least 16 characters (from VOAR_API_KEYS or VOAR_LEGACY_API_KEYS)"]);
+  });
+
+  it("refuses a token lifetime a client renewing 10 min early could not use (under 900 s), saying why", () => {
+    const result = loadConfig({ env: { VOAR_API_KEYS: `acme:${KEY}`, VOAR_TOKEN_TTL_SECONDS: "600" } });
+    expect(!result.ok && result.errors).toEqual([
+      "tokens.ttlSeconds: must be at least 900 s: clients renew a token 10 min (600 s) before it expires (from VOAR_TOKEN_TTL_SECONDS)",
+    ]);
+    expect(loadConfig({ env: { VOAR_API_KEYS: `acme:${KEY}`, VOAR_TOKEN_TTL_SECONDS: "900" } }).ok).toBe(true);
   });
 
   it("every VOAR_* variable names a setting of the schema", () => {

@@ -67,6 +67,21 @@ describe("GET /api/openapi.json", () => {
     }
     expect(schemas["ConsultaAereoRequest"]?.properties?.["QuantidadePorPagina"]?.anyOf?.[0]).toMatchObject({ type: "integer", minimum: 1, maximum: 100 });
   });
+
+  it("describes /Token errors in OAuth2 form and the answers legacy clients get", async () => {
+    const { app } = testApp();
+    const doc = (await (await app.request("/api/openapi.json")).json()) as OpenApiDoc;
+    const token = doc.paths["/api/Token"]?.["post"];
+    expect(Object.keys(token?.responses ?? {}).sort()).toEqual(["200", "400", "413", "429"]);
+    for (const status of ["400", "413", "429"]) {
+      expect(JSON.stringify(token?.responses?.[status])).toContain('"$ref":"#/components/schemas/TokenErro"');
+    }
+    expect(JSON.stringify(token?.responses?.["429"])).toContain("Retry-After");
+    expect(doc.components.schemas["TokenErro"]?.properties?.["error"]).toMatchObject({ enum: ["invalid_request", "invalid_grant", "unsupported_grant_type", "slow_down"] });
+    const consultar = JSON.stringify(doc.paths["/api/ConsultaAereo/Consultar"]);
+    expect(consultar).toContain("compat legacy");
+    expect(consultar).toContain("X-Voar-Status");
+  });
 });
 
 describe("other routes", () => {

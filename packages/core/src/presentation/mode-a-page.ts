@@ -56,18 +56,25 @@ const pageOf = (totalItems: number, page: number, pageSize: number): PageView =>
   totalItems,
 });
 
+/** The size of the one page that holds every group (at least 1, as `pagination.pageSize` must be). */
+const sizeOf = (pageSize: number | "all", totalItems: number): number => (pageSize === "all" ? Math.max(1, totalItems) : pageSize);
+
 /**
  * A page of Mode A price groups, in stable order: cheapest first, ties broken by the group id, so a new
  * group lands where its price puts it and pages do not reshuffle. A page past the end is empty with the
- * true totals. One-way pages cost O(log n + page size) on top of `meta`.
+ * true totals. One-way pages cost O(log n + page size) on top of `meta`. `pageSize: "all"` is page 1 holding
+ * every group.
  */
-export const modeAPage = (s: SearchSnapshot, page: number, pageSize: number, airports: AirportDirectory): ModeAPage => {
-  const start = (page - 1) * pageSize;
+export const modeAPage = (s: SearchSnapshot, askedPage: number, askedSize: number | "all", airports: AirportDirectory): ModeAPage => {
+  const page = askedSize === "all" ? 1 : askedPage;
   const passengers = s.query.passengers;
   const flights: PriceGroupView[] = [];
   let totalItems: number;
+  let pageSize: number;
   if (s.query.returnDate === undefined) {
     totalItems = RedBlackTree.size(s.outbound.order);
+    pageSize = sizeOf(askedSize, totalItems);
+    const start = (page - 1) * pageSize;
     if (start < totalItems) {
       for (const [, key] of RedBlackTree.at(s.outbound.order, start)) {
         if (flights.length === pageSize) break;
@@ -78,6 +85,8 @@ export const modeAPage = (s: SearchSnapshot, page: number, pageSize: number, air
   } else {
     const pairs = roundTripPairs(s);
     totalItems = pairs.length;
+    pageSize = sizeOf(askedSize, totalItems);
+    const start = (page - 1) * pageSize;
     for (const p of pairs.slice(start, start + pageSize)) {
       flights.push({
         id: p.id,

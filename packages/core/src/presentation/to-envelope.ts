@@ -20,8 +20,11 @@ export interface EnvelopeOptions {
   readonly requestId: string;
   /** Mode A page, from 1. */
   readonly page: number;
-  /** Mode A page size, 1..100. */
-  readonly pageSize: number;
+  /**
+   * Mode A page size, 1..100; or `"all"`: every price group in one answer (page 1, `pagination.pageSize`
+   * the number of groups), as the legacy API answered clients that ask no page.
+   */
+  readonly pageSize: number | "all";
   readonly airports: AirportDirectory;
   /** Hint for the next poll while the search runs (`Progresso.ProximaConsultaMs`). Default 500 ms. */
   readonly nextPollMs?: number | undefined;

@@ -32,7 +32,10 @@ export const WireErrorSchema = z
 export const PaginationSchema = z
   .strictObject({
     currentPage: z.int().min(1),
-    pageSize: z.int().min(1).max(100),
+    pageSize: z
+      .int()
+      .min(1)
+      .meta({ description: "Itens por página (até 100); para um cliente legado que não pede página, o total de itens (página única)." }),
     totalPages: CountSchema,
     totalItems: CountSchema,
   })

@@ -5,6 +5,7 @@ import type { SearchMode, SearchQuery } from "../domain/query.js";
 import type { FieldError } from "./envelope.js";
 import { addDays, checkDateWindow, MAX_DAYS_AHEAD, todayInSaoPaulo } from "./request-dates.js";
 import { readRequestFields, type RawField, type RequestField } from "./request-fields.js";
+import { legacyValue, type RequestCompat } from "./request-legacy.js";
 import { REQUEST_MESSAGES as M } from "./request-messages.js";
 import {
   AdultosSchema,
@@ -17,10 +18,22 @@ import {
   SearchIdSchema,
 } from "./request-schema.js";
 
+/** The page a valid request asks for. */
+interface PageAsked {
+  readonly page: number;
+  readonly pageSize: number;
+  /**
+   * Only with `compat: "legacy"`, when the body names neither `NumeroPagina` nor `QuantidadePorPagina`:
+   * the client expects the whole result in one answer, as the legacy API gave it (write it with
+   * `snapshotToEnvelope`'s `pageSize: "all"`). `page`/`pageSize` then hold the spec's defaults.
+   */
+  readonly allResults?: true;
+}
+
 /** A valid request: a new (or repeated) search, or a poll of a running one by its id. */
 export type ParsedRequest =
-  | { readonly kind: "query"; readonly query: SearchQuery; readonly page: number; readonly pageSize: number }
-  | { readonly kind: "poll"; readonly token: string; readonly page: number; readonly pageSize: number };
+  | ({ readonly kind: "query"; readonly query: SearchQuery } & PageAsked)
+  | ({ readonly kind: "poll"; readonly token: string } & PageAsked);
 
 /** An invalid request: every failing field, named as the spec writes it, with a pt-BR message. Never empty. */
 export interface InvalidRequest {
@@ -34,6 +47,13 @@ export interface RequestContext {
   readonly airports: AirportDirectory;
   /** The current instant; "today" is its date in São Paulo. */
   readonly now: Date;
+  /**
+   * `"spec"` (default): the spec's strict rules. `"legacy"`, for clients of the legacy API that cannot be
+   * changed: integers as text (`"1"`), `Ida`/`Volta` with a zone-less time part (`2026-12-20T00:00:00`),
+   * `Volta` `0001-01-01` as "no return", and the whole result when no page is asked (`allResults`).
+   * Everything else, and every message, stays as in spec mode.
+   */
+  readonly compat?: RequestCompat | undefined;
 }
 
 /** Default `QuantidadePorPagina` (decisions.md). */
@@ -43,7 +63,7 @@ const INVALID = Symbol("invalid");
 type Read<T> = T | undefined | typeof INVALID;
 
 /** Reads members through their schemas; `null`, a blank string or an absent key all mean "absent". */
-const createReader = (raw: (f: RequestField) => RawField, errors: FieldError[]) => {
+const createReader = (raw: (f: RequestField) => RawField, errors: FieldError[], compat: RequestCompat) => {
   const fail = (Campo: string, Mensagem: string): typeof INVALID => {
     errors.push({ Campo, Mensagem });
     return INVALID;
@@ -52,12 +72,19 @@ const createReader = (raw: (f: RequestField) => RawField, errors: FieldError[]) 
     const r = raw(field);
     if (r.kind === "conflict") return fail(field, M.conflict(field));
     if (r.kind === "absent" || r.value === null) return undefined;
-    const value = typeof r.value === "string" ? r.value.trim() : r.value;
-    if (value === "") return undefined;
+    const trimmed = typeof r.value === "string" ? r.value.trim() : r.value;
+    if (trimmed === "") return undefined;
+    const lenient = compat === "legacy" ? legacyValue(field, trimmed) : { kind: "value" as const, value: trimmed };
+    if (lenient.kind === "absent") return undefined;
+    const value = lenient.value;
     const parsed = schema.safeParse(value);
     return parsed.success ? parsed.data : fail(field, message);
   };
-  return { read, fail };
+  const present = (field: RequestField): boolean => {
+    const r = raw(field);
+    return r.kind === "conflict" || (r.kind === "value" && r.value !== null && !(typeof r.value === "string" && r.value.trim() === ""));
+  };
+  return { read, fail, present };
 };
 
 const orDefault = <T>(value: Read<T>, fallback: T): T | typeof INVALID => (value === undefined ? fallback : value);
@@ -132,7 +159,8 @@ const isObjectBody = (body: unknown): body is object =>
  * Validates a request body of `POST /ConsultaAereo/Consultar` (decisions.md "Request rules" and "Pagination").
  * Never throws, whatever the input. Keys are case- and accent-insensitive; unknown keys are ignored; `null`
  * or a blank string count as absent. A body with a `Token` or `LeaseId` is a poll (its query members are
- * ignored; `Token` wins over `LeaseId`). An invalid body names every failing field.
+ * ignored; `Token` wins over `LeaseId`). An invalid body names every failing field. `ctx.compat: "legacy"`
+ * reads the body as clients of the legacy API write it (see {@link RequestContext.compat}).
  *
  * @example
  * const parsed = parseSearchRequest(await request.json(), { airports, now: new Date() });
@@ -141,18 +169,21 @@ const isObjectBody = (body: unknown): body is object =>
 export const parseSearchRequest = (body: unknown, ctx: RequestContext): ParsedRequest | InvalidRequest => {
   if (!isObjectBody(body)) return { kind: "invalid", campos: [{ Campo: "body", Mensagem: M.body }] };
   const errors: FieldError[] = [];
-  const r = createReader(readRequestFields(body), errors);
+  const compat = ctx.compat ?? "spec";
+  const r = createReader(readRequestFields(body), errors, compat);
   const page = orDefault(r.read("NumeroPagina", NumeroPaginaSchema, M.NumeroPagina), 1);
   const pageSize = orDefault(r.read("QuantidadePorPagina", QuantidadePorPaginaSchema, M.QuantidadePorPagina), DEFAULT_PAGE_SIZE);
   const token = r.read("Token", SearchIdSchema, M.searchId("Token"));
   const leaseId = token === undefined ? r.read("LeaseId", SearchIdSchema, M.searchId("LeaseId")) : undefined;
   const searchId = token ?? leaseId;
+  // Legacy clients never page: the legacy API answered every group when no page was asked.
+  const all = compat === "legacy" && !r.present("NumeroPagina") && !r.present("QuantidadePorPagina") ? { allResults: true as const } : {};
   if (searchId !== undefined) {
     if (errors.length > 0 || searchId === INVALID || page === INVALID || pageSize === INVALID) return { kind: "invalid", campos: errors };
-    return { kind: "poll", token: searchId, page, pageSize };
+    return { kind: "poll", token: searchId, page, pageSize, ...all };
   }
   const query = readQuery(r, ctx);
   // Cross-field rules (Destino = Origem, passenger totals, Volta before Ida) only record their failure.
   if (errors.length > 0 || query === INVALID || page === INVALID || pageSize === INVALID) return { kind: "invalid", campos: errors };
-  return { kind: "query", query, page, pageSize };
+  return { kind: "query", query, page, pageSize, ...all };
 };

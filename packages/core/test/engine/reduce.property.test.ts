@@ -99,6 +99,21 @@ describe("reduce (properties)", () => {
     );
   });
 
+  it('pageSize "all" is page 1 holding every group in page order, with a single-page pagination', () => {
+    fc.assert(
+      fc.property(batchesArb, fc.constantFrom(queryA, roundTrip), fc.integer({ min: 1, max: 9 }), (batches, query, askedPage) => {
+        const s = fold(query, batches).at(-1)!;
+        const paged: string[] = [];
+        const first = modeAPage(s, 1, 7, airports);
+        for (let p = 1; p <= first.pagination.totalPages; p++) paged.push(...modeAPage(s, p, 7, airports).flights.map((f) => f.id));
+        const all = modeAPage(s, askedPage, "all", airports);
+        const total = first.pagination.totalItems;
+        expect(all.flights.map((f) => f.id)).toEqual(paged);
+        expect(all.pagination).toEqual({ currentPage: 1, pageSize: Math.max(1, total), totalPages: total > 0 ? 1 : 0, totalItems: total });
+      }),
+    );
+  });
+
   it("the main Mode B offer is the cheapest of its flight, and others are sorted by price", () => {
     fc.assert(
       fc.property(batchesArb, (batches) => {

@@ -6,6 +6,7 @@ import { toErrorResponse } from "../errors/error-table.js";
 import { InternalError, isServiceError, RouteNotFound, type ServiceError } from "../errors/service-errors.js";
 import { adminAuth } from "../middleware/admin-auth.js";
 import { bearerAuth } from "../middleware/bearer-auth.js";
+import { legacyStatus, REAL_STATUS_HEADER } from "../middleware/legacy-status.js";
 import { rateLimit } from "../middleware/rate-limit.js";
 import { requestLog } from "../middleware/request-log.js";
 import { openApiDocument } from "../openapi/openapi-document.js";
@@ -82,7 +83,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
         origin: origins === "*" ? "*" : [...origins],
         allowMethods: ["GET", "POST", "PUT", "OPTIONS"],
         allowHeaders: ["Authorization", "Content-Type", "Last-Event-ID", "X-Admin-Key", "X-Request-Id"],
-        exposeHeaders: ["Retry-After", "X-Request-Id", "WWW-Authenticate"],
+        exposeHeaders: ["Retry-After", "X-Request-Id", "WWW-Authenticate", REAL_STATUS_HEADER],
         maxAge: config.cors.maxAgeSeconds,
       }),
     );
@@ -90,7 +91,8 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   const bearer = bearerAuth(auth);
   const limit = rateLimit(d.rateLimiter);
   const admin = adminAuth(auth);
-  app.post(`${base}/ConsultaAereo/Consultar`, bearer, limit, consultarHandler(searchDeps));
+  // Legacy clients get 200 for every answer of Consultar, the route they know (the real status in X-Voar-Status).
+  app.post(`${base}/ConsultaAereo/Consultar`, bearer, legacyStatus(), limit, consultarHandler(searchDeps));
   app.post(`${base}/ConsultaAereo/Stream`, bearer, limit, streamHandler(searchDeps, { ...config.sse, logger, shutdown: d.signal }));
   app.post(`${base}/Token`, tokenHandler(auth, d.rateLimiter, config.limits.bodyBytes));
   app.get(`${base}/admin/pagante`, admin, getPaganteHandler(d.pagante));

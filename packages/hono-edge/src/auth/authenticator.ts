@@ -1,3 +1,4 @@
+import type { RequestCompat } from "@voar/core";
 import type { Clock } from "../clock.js";
 import type { ServiceConfig } from "../config/config-schema.js";
 import { Unauthorized } from "../errors/service-errors.js";
@@ -9,6 +10,8 @@ export interface Principal {
   readonly kind: "api-key" | "agency";
   /** Stable tenant id: `apikey:<name>` or `agency:<username>`. Safe to log. */
   readonly tenant: string;
+  /** How this client is answered: the spec's way, or the legacy API's (the `compat` of its key or agency). */
+  readonly compat: RequestCompat;
 }
 
 /** Checks credentials: bearer tokens, agency logins and admin keys. Never logs or returns a secret. */
@@ -36,11 +39,11 @@ export const bearerToken = (header: string | undefined): string => {
  * against every configured key; agency passwords likewise; issued tokens are HMAC-signed and expire.
  */
 export const createAuthenticator = (config: ServiceConfig, clock: Clock): Authenticator => {
-  const apiKeys = secretMatcher<Principal>(config.apiKeys.map((k) => [k.key, { kind: "api-key", tenant: `apikey:${k.name}` }]));
+  const apiKeys = secretMatcher<Principal>(config.apiKeys.map((k) => [k.key, { kind: "api-key", tenant: `apikey:${k.name}`, compat: k.compat }]));
   const admin = secretMatcher<true>(config.adminKeys.map((k) => [k, true]));
   // Username and password are matched together, so a wrong password and an unknown user take the same time.
   const agencies = secretMatcher<string>(config.agencies.map((a) => [`${a.username}\u0000${a.password}`, a.username]));
-  const usernames = new Set(config.agencies.map((a) => a.username));
+  const agencyCompat = new Map<string, RequestCompat>(config.agencies.map((a) => [a.username, a.compat]));
   const issuer = createTokenIssuer({ secret: config.tokens.secret, ttlSeconds: config.tokens.ttlSeconds, clock });
   return {
     ephemeralTokenKey: config.tokens.secret === undefined,
@@ -51,8 +54,9 @@ export const createAuthenticator = (config: ServiceConfig, clock: Clock): Authen
       const check = await issuer.verify(token);
       if (!check.ok) throw new Unauthorized(check.reason);
       // An agency removed from the configuration loses its tokens at the next restart.
-      if (!usernames.has(check.claims.sub)) throw new Unauthorized("unknown");
-      return { kind: "agency", tenant: `agency:${check.claims.sub}` };
+      const compat = agencyCompat.get(check.claims.sub);
+      if (compat === undefined) throw new Unauthorized("unknown");
+      return { kind: "agency", tenant: `agency:${check.claims.sub}`, compat };
     },
     async login(username, password) {
       const user = await agencies.match(`${username}\u0000${password}`);

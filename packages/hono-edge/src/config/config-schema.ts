@@ -9,18 +9,29 @@ import { z } from "zod";
 
 const AIRLINE_IDS = AIRLINES.map((a) => String(a.id)) as [string, ...string[]];
 
+/**
+ * How the service answers a client: `"spec"` (default) as the spec says; `"legacy"` as the legacy API did,
+ * for clients that cannot be changed: lenient request bodies, HTTP 200 for every answer of `Consultar`
+ * (errors too, with `Success: false`), and the whole result when no page is asked (README "Legacy clients").
+ */
+export const CompatSchema = z.enum(["spec", "legacy"]).default("spec");
+
 /** A static bearer token and the tenant it stands for. */
 export const ApiKeySchema = z.strictObject({
   /** Tenant name: searches are shared per tenant and query; rate limits count per tenant. */
   name: z.string().regex(/^[\w.-]{1,64}$/, "must be 1-64 letters, digits, '_', '.' or '-'"),
   /** The secret itself; at least 16 characters. */
   key: z.string().min(16, "must have at least 16 characters").max(512),
+  /** How this client is answered (see {@link CompatSchema}). */
+  compat: CompatSchema,
 });
 
 /** Agency credentials for the OAuth2 password grant of `POST /api/Token`; the username is the tenant. */
 export const AgencySchema = z.strictObject({
   username: z.string().regex(/^[^\s:,]{1,64}$/, "must be 1-64 characters without spaces, ':' or ','"),
   password: z.string().min(8, "must have at least 8 characters").max(512),
+  /** How this agency's tokens are answered (see {@link CompatSchema}). */
+  compat: CompatSchema,
 });
 
 const RateLimitSchema = z.strictObject({
@@ -73,11 +84,21 @@ const CorsSchema = z.strictObject({
   maxAgeSeconds: z.int().min(0).max(86_400).default(600),
 });
 
+/** The shortest token lifetime accepted (15 min): above the 10 min margin clients renew with. */
+export const MIN_TOKEN_TTL_SECONDS = 900;
+
 const TokensSchema = z.strictObject({
   /** HMAC secret that signs issued tokens; set it (same value everywhere) to share tokens across instances. */
   secret: z.string().min(32, "must have at least 32 characters").optional(),
-  /** Lifetime of an issued token (`expires_in`). */
-  ttlSeconds: z.int().min(60).max(86_400).default(3_600),
+  /**
+   * Lifetime of an issued token (`expires_in`). At least 15 min: clients of the legacy API renew a token
+   * 10 min before it expires (`expires_in - 600`), so a shorter one would be renewed before each use.
+   */
+  ttlSeconds: z
+    .int()
+    .min(MIN_TOKEN_TTL_SECONDS, `must be at least ${MIN_TOKEN_TTL_SECONDS} s: clients renew a token 10 min (600 s) before it expires`)
+    .max(86_400)
+    .default(3_600),
 });
 
 /** The whole configuration of the service. */

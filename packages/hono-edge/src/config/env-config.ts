@@ -7,6 +7,8 @@
 interface EnvVar {
   readonly path: readonly string[];
   readonly parse: (text: string) => { readonly value: unknown } | { readonly error: string };
+  /** The value is a list added to what another variable put at the same path (instead of replacing it). */
+  readonly append?: true;
 }
 
 const list = (text: string): string[] =>
@@ -20,16 +22,23 @@ const number = (text: string) => {
   return text.trim() !== "" && Number.isFinite(n) ? { value: n } : { error: `"${text}" is not a number` };
 };
 
-/** `a:b,c:d` with the first `:` of each item as separator (the value may contain `:`). */
-const pairs = <K extends string, V extends string>(k: K, v: V, what: string) => (text: string) => {
-  const out: Record<string, string>[] = [];
-  for (const item of list(text)) {
-    const at = item.indexOf(":");
-    if (at <= 0) return { error: `each item must be ${what} (an item has no ':')` };
-    out.push({ [k]: item.slice(0, at), [v]: item.slice(at + 1) });
-  }
-  return { value: out };
-};
+/**
+ * `a:b,c:d` with the first `:` of each item as separator (the value may contain `:`); `extra` is added to
+ * every item (e.g. `compat: "legacy"`).
+ */
+const pairs =
+  <K extends string, V extends string>(k: K, v: V, what: string, extra: Record<string, string> = {}) =>
+  (text: string) => {
+    const out: Record<string, string>[] = [];
+    for (const item of list(text)) {
+      const at = item.indexOf(":");
+      if (at <= 0) return { error: `each item must be ${what} (an item has no ':')` };
+      out.push({ [k]: item.slice(0, at), [v]: item.slice(at + 1), ...extra });
+    }
+    return { value: out };
+  };
+
+const LEGACY = { compat: "legacy" };
 
 const pagante = (text: string) => {
   const out: Record<string, boolean> = {};
@@ -46,6 +55,9 @@ export const ENV_VARS: Readonly<Record<string, EnvVar>> = {
   VOAR_BASE_PATH: { path: ["basePath"], parse: (t) => ({ value: t.trim() }) },
   VOAR_API_KEYS: { path: ["apiKeys"], parse: pairs("name", "key", "<tenant>:<key>") },
   VOAR_AGENCIES: { path: ["agencies"], parse: pairs("username", "password", "<username>:<password>") },
+  // Clients of the legacy API (compat "legacy"): a separate list, since a key or password may hold any character.
+  VOAR_LEGACY_API_KEYS: { path: ["apiKeys"], parse: pairs("name", "key", "<tenant>:<key>", LEGACY), append: true },
+  VOAR_LEGACY_AGENCIES: { path: ["agencies"], parse: pairs("username", "password", "<username>:<password>", LEGACY), append: true },
   VOAR_ADMIN_KEYS: { path: ["adminKeys"], parse: (t) => ({ value: list(t) }) },
   VOAR_TOKEN_SECRET: { path: ["tokens", "secret"], parse: (t) => ({ value: t }) },
   VOAR_TOKEN_TTL_SECONDS: { path: ["tokens", "ttlSeconds"], parse: number },
@@ -76,13 +88,15 @@ export interface EnvConfig {
   readonly errors: readonly string[];
 }
 
-const setPath = (target: Record<string, unknown>, path: readonly string[], value: unknown): void => {
+const setPath = (target: Record<string, unknown>, path: readonly string[], value: unknown, append: boolean): void => {
   let node = target;
   for (const key of path.slice(0, -1)) {
     const next = node[key];
     node = typeof next === "object" && next !== null ? (next as Record<string, unknown>) : (node[key] = {});
   }
-  node[path.at(-1)!] = value;
+  const last = path.at(-1)!;
+  const before = node[last];
+  node[last] = append && Array.isArray(before) && Array.isArray(value) ? [...(before as unknown[]), ...(value as unknown[])] : value;
 };
 
 /** Reads the `VOAR_*` variables that are set (blank values count as unset). */
@@ -98,8 +112,10 @@ export const configFromEnv = (env: Readonly<Record<string, string | undefined>>)
       errors.push(`${name}: ${parsed.error}`);
       continue;
     }
-    setPath(value, v.path, parsed.value);
-    origins.set(v.path.join("."), name);
+    setPath(value, v.path, parsed.value, v.append === true);
+    const path = v.path.join(".");
+    const before = origins.get(path);
+    origins.set(path, before === undefined ? name : `${before} or ${name}`);
   }
   return { value, origins, errors };
 };

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app/app-env.js";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../logging/logger.js";
+import { REAL_STATUS_HEADER } from "./legacy-status.js";
 
 const CLIENT_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -17,13 +18,16 @@ export const requestLog = (logger: Logger, clock: Clock): MiddlewareHandler<AppE
   c.set("requestId", requestId);
   await next();
   c.header("X-Request-Id", requestId);
+  // A legacy client's error goes out as 200: the log keeps the real status.
+  const real = Number(c.res.headers.get(REAL_STATUS_HEADER) ?? c.res.status);
   logger.log({
-    level: c.res.status >= 500 ? "error" : "info",
+    level: real >= 500 ? "error" : "info",
     msg: "request",
     requestId,
     method: c.req.method,
     path: c.req.path,
-    status: c.res.status,
+    status: real,
+    ...(real === c.res.status ? {} : { sentStatus: c.res.status }),
     durationMs: clock.now() - started,
     ...(c.get("principal") ? { tenant: c.get("principal").tenant } : {}),
   });

@@ -1,5 +1,7 @@
 import { ConsultarBodySchema, ERROR_CATALOGUE, ERROR_CODES, EnvelopeSchema, type ErrorCode } from "@voar/core";
 import { z } from "zod";
+import { TokenErrorSchema } from "../auth/oauth-error.js";
+import { REAL_STATUS_HEADER } from "../middleware/legacy-status.js";
 import { PaganteListSchema, PaganteUpdateSchema } from "../routes/admin-route.js";
 import { TokenRequestSchema, TokenResponseSchema } from "../routes/token-route.js";
 
@@ -16,7 +18,7 @@ const ref = (id: string): Json => ({ $ref: `#/components/schemas/${id}` });
 /** The components of every registered schema, plus the unions the routes use. */
 const components = (): Record<string, Json> => {
   // Touch the schemas so their modules (and ids) are registered even if nothing else imported them.
-  void [ConsultarBodySchema, EnvelopeSchema, TokenRequestSchema, TokenResponseSchema, PaganteUpdateSchema, PaganteListSchema];
+  void [ConsultarBodySchema, EnvelopeSchema, TokenRequestSchema, TokenResponseSchema, TokenErrorSchema, PaganteUpdateSchema, PaganteListSchema];
   const { schemas } = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: "any" });
   const out: Record<string, Json> = {};
   for (const [id, schema] of Object.entries(schemas)) {
@@ -62,6 +64,18 @@ const errorsOf = (codes: readonly ErrorCode[]): Json => {
 };
 
 const SEARCH_ERRORS: readonly ErrorCode[] = ERROR_CODES;
+
+const LEGACY_CLIENTS =
+  "Clientes legados (chave ou agência configurada com compat legacy): toda resposta tem HTTP 200, falhas também " +
+  `(Success false, mesmo envelope; o status real vai no cabeçalho ${REAL_STATUS_HEADER}), exceto 401 de credencial inválida; ` +
+  'números como texto ("1") são aceitos, Ida e Volta com hora sem fuso ("2026-12-20T00:00:00"), Volta "0001-01-01" significa só ida, ' +
+  "e sem NumeroPagina nem QuantidadePorPagina a resposta traz todos os grupos de preço numa página só.";
+
+const tokenError = (description: string, headers?: Json): Json => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { "application/json": { schema: ref("TokenErro") } },
+});
 const bearer = [{ bearer: [] }, { oauth2: [] }];
 
 /**
@@ -76,6 +90,7 @@ export const openApiDocument = (basePath: string): Json => {
     [`${basePath}/ConsultaAereo/Consultar`]: {
       post: {
         summary: "Inicia ou consulta uma busca progressiva",
+        description: LEGACY_CLIENTS,
         security: bearer,
         requestBody: searchBody,
         responses: { "200": json(ref("RespostaSucesso"), "Resultado acumulado da busca, para a página pedida."), ...errorsOf(SEARCH_ERRORS) },
@@ -103,7 +118,17 @@ export const openApiDocument = (basePath: string): Json => {
           required: true,
           content: { "application/x-www-form-urlencoded": { schema: ref("TokenRequest") }, "application/json": { schema: ref("TokenRequest") } },
         },
-        responses: { "200": json(ref("TokenResponse"), "Token emitido."), ...errorsOf(["REQUISICAO_INVALIDA", "NAO_AUTORIZADO", "LIMITE_EXCEDIDO"]) },
+        description:
+          "Erros no formato OAuth2 (RFC 6749 §5.2), { error, error_description }. O cabeçalho Authorization não é lido " +
+          "(não há autenticação de cliente; client_id é ignorado). O token vale expires_in segundos (no mínimo 900).",
+        responses: {
+          "200": json(ref("TokenResponse"), "Token emitido."),
+          "400": tokenError("invalid_request (corpo ou parâmetro ausente, repetido ou inválido), unsupported_grant_type ou invalid_grant (usuário ou senha incorretos)."),
+          "413": tokenError("invalid_request: corpo acima do limite."),
+          "429": tokenError("slow_down: tentativas de login demais para o usuário.", {
+            "Retry-After": { description: "Segundos até a próxima tentativa.", schema: { type: "integer", minimum: 1 } },
+          }),
+        },
       },
     },
     [`${basePath}/admin/pagante`]: {

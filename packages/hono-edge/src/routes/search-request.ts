@@ -23,7 +23,8 @@ export interface SearchRouteDeps {
 export interface ResolvedSearch {
   readonly record: SearchRecord;
   readonly page: number;
-  readonly pageSize: number;
+  /** `"all"`: the whole result in one answer (a legacy client that asked no page). */
+  readonly pageSize: number | "all";
 }
 
 /** Which member a poll carried its id in (core reads `Token` first, then `LeaseId`; keys are case-insensitive). */
@@ -35,20 +36,22 @@ const pollField = (body: unknown): "Token" | "LeaseId" => {
 
 /**
  * Reads and validates the body of a search request, then starts or joins its search (a query) or finds
- * it (a poll by `Token` / `LeaseId`, within the caller's tenant). Throws the tagged errors of the service.
+ * it (a poll by `Token` / `LeaseId`, within the caller's tenant). The body is read the way the caller's
+ * `compat` says (strict for the spec, lenient for clients of the legacy API). Throws the tagged errors of the service.
  */
 export const resolveSearch = async (deps: SearchRouteDeps, c: Context<AppEnv>): Promise<ResolvedSearch> => {
   const body = await readJsonBody(c.req.raw, deps.bodyLimitBytes);
-  const parsed = parseSearchRequest(body, { airports: deps.airports, now: new Date(deps.clock.now()) });
+  const { tenant, compat } = c.get("principal");
+  const parsed = parseSearchRequest(body, { airports: deps.airports, now: new Date(deps.clock.now()), compat });
   if (parsed.kind === "invalid") throw new InvalidRequest(parsed.campos);
-  const tenant = c.get("principal").tenant;
+  const pageSize = parsed.allResults ? "all" : parsed.pageSize;
   if (parsed.kind === "query") {
     const record = await deps.hub.open(tenant, parsed.query, await deps.pagante.hiddenCashAirlines());
-    return { record, page: parsed.page, pageSize: parsed.pageSize };
+    return { record, page: parsed.page, pageSize };
   }
   const record = await deps.hub.find(tenant, parsed.token);
   if (!record) throw new UnknownSearch(pollField(body));
-  return { record, page: parsed.page, pageSize: parsed.pageSize };
+  return { record, page: parsed.page, pageSize };
 };
 
 /** The envelope of a snapshot for the page asked: the same for polling and for each SSE event. */

@@ -29,7 +29,8 @@ export const serializedAnswer = (
   r: ResolvedSearch,
   requestId: string,
 ): { readonly status: ContentfulStatusCode; readonly bytes: Uint8Array<ArrayBuffer> } => {
-  const key = `${r.record.id}|${r.page}|${r.pageSize}`;
+  // The whole result ("all") is one answer whatever page number came with it.
+  const key = r.pageSize === "all" ? `${r.record.id}|all` : `${r.record.id}|${r.page}|${r.pageSize}`;
   let pages = written.get(s);
   let w = pages?.get(key);
   if (!w) {
