@@ -10,7 +10,7 @@
  * every `@voar/*` package of the copy, as `pnpm pack` would, and checks that every export it names exists.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 /** `publishConfig` fields that configure the registry, not the package. */
@@ -26,6 +26,8 @@ const publishManifest = (manifestPath: string): string[] => {
   if (publish) {
     for (const [k, v] of Object.entries(publish)) if (!REGISTRY_ONLY.has(k)) manifest[k] = v;
     delete manifest["publishConfig"];
+    // pnpm may hard-link the copy to the workspace's file: replace the link, never write through it.
+    rmSync(manifestPath);
     writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   }
   const bins = typeof manifest["bin"] === "object" && manifest["bin"] !== null ? Object.values(manifest["bin"]) : [];

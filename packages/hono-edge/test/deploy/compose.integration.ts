@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { daysAhead, type Envelope } from "../contract/contract-target.js";
 import { connectRedis, countKeys, deleteKeys, REDIS_URL, testPrefix } from "../redis/support/redis-harness.js";
 import { startRuntime, type RuntimeServer } from "../runtimes/support/runtime-process.js";
-import { buildAndDeploy, composeServices, dockerfile, execForm, interpolate, type ComposeService } from "./support/deploy-files.js";
+import { buildAndDeploy, composeServices, dockerfile, execForm, interpolate, REPO_DIR, type ComposeService } from "./support/deploy-files.js";
 
 // The deployment as shipped: compose.yaml's voar-server services, each started as the image would start it
 // (the Dockerfile's CMD, from the production copy its build stage makes, with the service's environment as
@@ -188,6 +188,10 @@ describe("the Dockerfile", () => {
     expect(existsSync(file), file).toBe(true);
     const entry = /import\(["'](.+?)["']\)/.exec(readFileSync(file, "utf8"));
     expect(existsSync(path.resolve(path.dirname(file), entry![1]!)), "the binary's entry was built").toBe(true);
+    // The copy's manifests were rewritten for production, the workspace's own left as they were.
+    const manifest = (p: string) => JSON.parse(readFileSync(p, "utf8")) as { exports: Record<string, unknown>; publishConfig?: unknown };
+    expect(manifest(path.join(app, "node_modules/@voar/core/package.json")).exports["."]).toMatchObject({ import: "./dist/index.js" });
+    expect(manifest(path.join(REPO_DIR, "packages/core/package.json")).publishConfig).toBeDefined();
   });
 
   it("its HEALTHCHECK passes on a serving instance and fails where nothing serves", async () => {
