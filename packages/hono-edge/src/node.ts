@@ -1,14 +1,26 @@
 /**
- * The Node entry: reads the configuration (`VOAR_CONFIG_FILE`, then `VOAR_*` variables), serves the app on
- * the embedded simulator with `@hono/node-server` on `VOAR_PORT` (or `PORT`, default 8787), and stops
- * gracefully on SIGINT/SIGTERM. Run it with `pnpm --filter @voar/hono-edge start`.
+ * `voar-server`, the Node entry: reads the configuration (`VOAR_CONFIG_FILE`, then `VOAR_*` variables),
+ * searches the configured upstream (`upstream`, through undici) or the embedded simulator (the default),
+ * keeps searches in memory or in Redis (`store`), serves the app with `@hono/node-server` on `VOAR_PORT`
+ * (or `PORT`, default 8787) and stops gracefully on SIGINT/SIGTERM. Logs are JSON lines on stdout.
+ *
+ * The simulator (`@voar/testing`) and the Redis store (`ioredis`) are loaded only when configured, so a
+ * deployment on an upstream with the in-memory store needs neither package.
+ *
+ * Run it with `voar-server` (the built package) or `pnpm --filter @voar/hono-edge start` (sources, tsx).
  */
 import { readFile } from "node:fs/promises";
 import { serve } from "@hono/node-server";
-import { createSimulator } from "@voar/testing";
+import type { SearchSource } from "@voar/core";
 import { createApp } from "./app/create-app.js";
+import type { ServiceConfig } from "./config/config-schema.js";
 import { ConfigError, loadConfig } from "./config/load-config.js";
-import { jsonLinesLogger } from "./logging/logger.js";
+import { jsonLinesLogger, type Logger } from "./logging/logger.js";
+import type { SessionStore } from "./search/session-store.js";
+import { upstreamSourcesFor } from "./sources/upstream-sources.js";
+
+const env = process.env;
+const logger = jsonLinesLogger((line) => process.stdout.write(`${line}\n`));
 
 const fail = (errors: readonly string[]): never => {
   console.error(`voar: invalid configuration\n  - ${errors.join("\n  - ")}`);
@@ -26,28 +38,105 @@ const readConfigFile = async (path: string | undefined): Promise<unknown> => {
   }
 };
 
-const env = process.env;
+/**
+ * Loads an optional package only when the configuration needs it; when it is not installed, says which
+ * setting needs which package and how to add it, instead of a module-resolution stack trace.
+ */
+const loadOptional = async <T>(load: () => Promise<T>, pkg: string, neededBy: string): Promise<T> => {
+  try {
+    return await load();
+  } catch (e) {
+    const code = (e as { code?: unknown } | null)?.code;
+    if (code === "ERR_MODULE_NOT_FOUND" && e instanceof Error && e.message.includes(`'${pkg}'`)) {
+      console.error(`voar: ${neededBy} needs the optional package ${pkg}, which is not installed: add it (npm install ${pkg}) or change the configuration`);
+      process.exit(1);
+    }
+    throw e;
+  }
+};
+
+/** What the service runs on, and how to let it go after the app stopped. */
+interface Backend {
+  readonly sources: readonly SearchSource[];
+  readonly store: SessionStore | undefined;
+  readonly backend: "upstream" | "simulator";
+  readonly storeKind: "memory" | "redis";
+  close(): Promise<void>;
+}
+
+const wholeNumber = (name: string): number | undefined => {
+  const text = env[name]?.trim();
+  if (!text) return undefined;
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 0 ? n : fail([`${name}: "${text}" is not a whole number`]);
+};
+
+const backendOf = async (config: ServiceConfig, log: Logger): Promise<Backend> => {
+  const closers: (() => Promise<void>)[] = [];
+  let sources: readonly SearchSource[];
+  if (config.upstream) {
+    const upstream = upstreamSourcesFor(config.upstream, await import("@voar/http-adapter"));
+    closers.push(() => upstream.close());
+    sources = upstream.sources;
+  } else {
+    const { createSimulator } = await loadOptional(() => import("@voar/testing/simulator"), "@voar/testing", "the embedded simulator (no upstream configured)");
+    const latencyMs = wholeNumber("VOAR_SIMULATOR_LATENCY_MS");
+    const seed = wholeNumber("VOAR_SIMULATOR_SEED");
+    sources = createSimulator({ ...(latencyMs === undefined ? {} : { latencyMs }), ...(seed === undefined ? {} : { seed }) }).sources;
+  }
+  let store: SessionStore | undefined;
+  const redis = config.store.redis;
+  if (redis) {
+    const { createRedisSessionStore } = await loadOptional(() => import("./redis/index.js"), "ioredis", "store.redis");
+    const redisStore = createRedisSessionStore({ redis: redis.url, keyPrefix: redis.keyPrefix, ttlMs: config.search.ttlMs, logger: log });
+    closers.push(() => redisStore.close());
+    store = redisStore;
+  }
+  return {
+    sources,
+    store,
+    backend: config.upstream ? "upstream" : "simulator",
+    storeKind: redis ? "redis" : "memory",
+    close: async () => {
+      await Promise.allSettled(closers.map((close) => close()));
+    },
+  };
+};
+
 const result = loadConfig({ file: await readConfigFile(env["VOAR_CONFIG_FILE"]), env });
-if (!result.ok) fail(result.errors);
-const config = result.ok ? result.config : fail([]);
-const logger = jsonLinesLogger((line) => process.stdout.write(`${line}\n`));
+const config = result.ok ? result.config : fail(result.errors);
+const backend = await backendOf(config, logger);
+const instanceId = crypto.randomUUID();
 const shutdown = new AbortController();
 const app = (() => {
   try {
-    return createApp({ config, sources: createSimulator().sources, logger, signal: shutdown.signal });
+    return createApp({ config, sources: backend.sources, store: backend.store, instanceId, logger, signal: shutdown.signal });
   } catch (e) {
     if (e instanceof ConfigError) return fail(e.errors);
     throw e;
   }
 })();
-const port = Number(env["VOAR_PORT"] ?? env["PORT"] ?? 8787);
+const port = wholeNumber("VOAR_PORT") ?? wholeNumber("PORT") ?? 8787;
 const server = serve({ fetch: app.fetch, port, hostname: env["VOAR_HOSTNAME"] ?? "0.0.0.0" }, (info) =>
-  logger.log({ level: "info", msg: "listening", port: info.port, basePath: config.basePath }),
+  logger.log({
+    level: "info",
+    msg: "listening",
+    port: info.port,
+    basePath: config.basePath,
+    backend: backend.backend,
+    sources: backend.sources.map((s) => s.id),
+    store: backend.storeKind,
+    instanceId,
+  }),
 );
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
-    // Ends running searches (leases released) and open SSE streams, then lets the server drain.
+    logger.log({ level: "info", msg: "stopping", signal });
+    // Ends running searches (leases released) and open SSE streams, lets the server drain, then closes
+    // the upstream's connections and the store's.
     shutdown.abort();
-    server.close(() => process.exit(0));
+    server.close(() => {
+      void backend.close().finally(() => process.exit(0));
+    });
   });
 }

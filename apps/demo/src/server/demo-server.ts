@@ -58,7 +58,7 @@ export const startDemoServer = async (overrides: Partial<DemoOptions> = {}): Pro
   const options: DemoOptions = { ...DEFAULT_DEMO_OPTIONS, ...overrides };
   const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const config = serviceConfig(options);
-  const demoSources: DemoSources = options.upstream ? upstreamSources(options.upstream) : simulatedSources(options);
+  const demoSources: DemoSources = options.upstream ? upstreamSources(options.upstream, config.upstream) : simulatedSources(options);
   await ensureWebBuild({ log: write });
 
   const shutdown = new AbortController();

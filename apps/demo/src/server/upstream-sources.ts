@@ -1,24 +1,17 @@
-import type { SearchQuery, SearchSource } from "@voar/core";
 import { createFanOutSources, createUpstreamSource } from "@voar/http-adapter";
+import { upstreamSourcesFor, type UpstreamConfig } from "@voar/hono-edge";
 import type { DemoSources } from "./demo-sources.js";
 import type { UpstreamSettings } from "./demo-options.js";
 
 /**
- * A real ConsultaAereo upstream as the demo's sources: the fan-out (one source per airline, so the page
- * shows each airline as it answers) for Mode A and single-airline searches, and one source asking the
- * upstream's own OTA comparison (Companhia 1300) for Mode B.
+ * A real ConsultaAereo upstream as the demo's sources, through the service's own wiring (`upstreamSourcesFor`
+ * of `@voar/hono-edge`): the fan-out (one source per airline, so the page shows each airline as it answers)
+ * for Mode A and single-airline searches, and one source asking the upstream's own OTA comparison (Companhia
+ * 1300) for Mode B. `configured` is the service configuration's `upstream` (from the `VOAR_UPSTREAM_*`
+ * variables: allow-listed airlines, timeouts); without it, `upstream` alone with every airline.
  */
-export const upstreamSources = (upstream: UpstreamSettings): DemoSources => {
-  const airlines = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: upstream.credentials });
-  const otas = createUpstreamSource({ baseUrl: upstream.baseUrl, credentials: upstream.credentials, id: "upstream:otas", name: "OTAs do fornecedor" });
-  const comparison: SearchSource = { ...otas, kind: "ota", serves: (q: SearchQuery) => q.mode.kind === "ota-comparison" };
-  return {
-    sources: [...airlines, comparison],
-    backend: "fornecedor",
-    failing: [],
-    close: async () => {
-      // The fan-out's sources share one pool: closing one closes it.
-      await Promise.all([airlines[0]?.close(), otas.close()]);
-    },
-  };
+export const upstreamSources = (upstream: UpstreamSettings, configured?: UpstreamConfig): DemoSources => {
+  const settings: UpstreamConfig = configured ?? { url: upstream.baseUrl, ...upstream.credentials, otas: true };
+  const shared = upstreamSourcesFor(settings, { createFanOutSources, createUpstreamSource });
+  return { sources: shared.sources, backend: "fornecedor", failing: [], close: () => shared.close() };
 };

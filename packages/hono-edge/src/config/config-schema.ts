@@ -1,5 +1,6 @@
 import { AIRLINES } from "@voar/core";
 import { z } from "zod";
+import { StoreSchema, UpstreamSchema } from "./deploy-schema.js";
 
 /**
  * The operator's settings of the service, as one zod schema: every field has a default except the
@@ -120,6 +121,10 @@ export const ServiceConfigSchema = z
     search: SearchSettingsSchema.prefault({}),
     sse: SseSchema.prefault({}),
     cors: CorsSchema.prefault({}),
+    /** A real ConsultaAereo upstream to search; absent: the embedded simulator (entries that have one). */
+    upstream: UpstreamSchema.optional(),
+    /** Where searches live: `{ memory: {} }` (default) or `{ redis: { url, keyPrefix? } }` (entries that have one). */
+    store: StoreSchema,
   })
   .superRefine((c, ctx) => {
     if (c.apiKeys.length === 0 && c.agencies.length === 0) {

@@ -50,6 +50,23 @@ const pagante = (text: string) => {
   return { value: out };
 };
 
+const ids = (text: string) => {
+  const out: number[] = [];
+  for (const item of list(text)) {
+    if (!/^\d{1,6}$/.test(item)) return { error: `each item must be a Companhia id (e.g. 1,2,3), got "${item}"` };
+    out.push(Number(item));
+  }
+  return { value: out };
+};
+
+const boolean = (text: string) => {
+  const t = text.trim().toLowerCase();
+  return /^(true|on|1|yes)$/.test(t) ? { value: true } : /^(false|off|0|no)$/.test(t) ? { value: false } : { error: `"${text}" is not true or false` };
+};
+
+/** The Redis store replaces the default in-memory one (a file's `store.memory` included). */
+const redisStore = (t: string) => ({ value: { memory: undefined, redis: { url: t.trim() } } });
+
 /** Every variable the configuration reads, by name. Values that are lists are comma-separated. */
 export const ENV_VARS: Readonly<Record<string, EnvVar>> = {
   VOAR_BASE_PATH: { path: ["basePath"], parse: (t) => ({ value: t.trim() }) },
@@ -78,6 +95,17 @@ export const ENV_VARS: Readonly<Record<string, EnvVar>> = {
   VOAR_SSE_RETRY_MS: { path: ["sse", "retryMs"], parse: number },
   VOAR_CORS_ORIGINS: { path: ["cors", "origins"], parse: (t) => ({ value: t.trim() === "*" ? "*" : list(t) }) },
   VOAR_CORS_MAX_AGE_SECONDS: { path: ["cors", "maxAgeSeconds"], parse: number },
+  VOAR_UPSTREAM_URL: { path: ["upstream", "url"], parse: (t) => ({ value: t.trim() }) },
+  VOAR_UPSTREAM_TOKEN: { path: ["upstream", "token"], parse: (t) => ({ value: t.trim() }) },
+  VOAR_UPSTREAM_USERNAME: { path: ["upstream", "username"], parse: (t) => ({ value: t.trim() }) },
+  VOAR_UPSTREAM_PASSWORD: { path: ["upstream", "password"], parse: (t) => ({ value: t }) },
+  VOAR_UPSTREAM_AIRLINES: { path: ["upstream", "airlines"], parse: ids },
+  VOAR_UPSTREAM_OTAS: { path: ["upstream", "otas"], parse: boolean },
+  VOAR_UPSTREAM_REQUEST_TIMEOUT_MS: { path: ["upstream", "requestTimeoutMs"], parse: number },
+  // VOAR_REDIS_URL is an alias; VOAR_STORE_REDIS_URL, read after it, wins when both are set.
+  VOAR_REDIS_URL: { path: ["store"], parse: redisStore },
+  VOAR_STORE_REDIS_URL: { path: ["store"], parse: redisStore },
+  VOAR_STORE_REDIS_KEY_PREFIX: { path: ["store", "redis", "keyPrefix"], parse: (t) => ({ value: t.trim() }) },
 };
 
 /** What the environment says: a partial configuration, the variable behind each path, and unreadable values. */

@@ -1,0 +1,77 @@
+import { AIRLINES } from "@voar/core";
+import { z } from "zod";
+
+/**
+ * Where the service's flights come from and where its searches live: a real ConsultaAereo upstream
+ * (absent: the embedded simulator) and the session store (in memory, or Redis shared by several instances).
+ */
+
+/** The single-airline Companhia ids an upstream can be asked for, one source each (decisions.md). */
+export const UPSTREAM_AIRLINE_IDS: readonly number[] = AIRLINES.map((a) => a.id);
+
+/** A real ConsultaAereo upstream: its URL and either a static token or an agency login. */
+export const UpstreamSchema = z
+  .strictObject({
+    /** Base URL of its API, routes below it: `https://host/api` for `https://host/api/ConsultaAereo/Consultar`. */
+    url: z.url({ protocol: /^https?$/, error: "must be an http(s) URL, e.g. https://upstream.example/api" }),
+    /** A static bearer token (an API key), sent as is. Give it, or `username` and `password`. */
+    token: z.string().min(1, "must not be empty").max(4_096).optional(),
+    /** An agency login, exchanged for a token at `POST {url}/Token` (and again when it expires). */
+    username: z.string().min(1, "must not be empty").max(256).optional(),
+    password: z.string().min(1, "must not be empty").max(4_096).optional(),
+    /**
+     * Companhia ids to fan out to, one source each: leave out the airlines the account may not search, so
+     * they do not show as failed on every search. Default: every single-airline id.
+     */
+    airlines: z
+      .array(z.int())
+      .min(1, "must name at least one airline")
+      .refine((ids) => ids.every((id) => UPSTREAM_AIRLINE_IDS.includes(id)), {
+        message: `must hold only single-airline Companhia ids (${UPSTREAM_AIRLINE_IDS.join(", ")})`,
+      })
+      .refine((ids) => new Set(ids).size === ids.length, { message: "names an airline twice" })
+      .optional(),
+    /** Mode B (OTA comparison) through the upstream's own comparison, Companhia 1300. Default true. */
+    otas: z.boolean().default(true),
+    /** Limit of one HTTP exchange with the upstream, in ms (adapter default 30 000). */
+    requestTimeoutMs: z.int().min(100).max(600_000).optional(),
+  })
+  .superRefine((u, ctx) => {
+    const login = u.username !== undefined || u.password !== undefined;
+    if (u.token !== undefined && login) {
+      ctx.addIssue({ code: "custom", path: ["token"], message: "give either token, or username and password, not both" });
+    } else if (u.token === undefined && !login) {
+      ctx.addIssue({ code: "custom", path: ["token"], message: "give token, or username and password: the upstream needs credentials" });
+    } else if (login && (u.username === undefined || u.password === undefined)) {
+      ctx.addIssue({ code: "custom", path: [u.username === undefined ? "username" : "password"], message: "an agency login needs both username and password" });
+    }
+  });
+
+/** A Redis shared by every instance: searches started on one are served by all. */
+const RedisStoreSchema = z.strictObject({
+  /** `redis://[user:password@]host:6379[/db]` or `rediss://` (TLS). */
+  url: z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379" }),
+  /** Prefix of every key and channel: one per deployment sharing a Redis. Default `voar:`. */
+  keyPrefix: z.string().min(1).max(128).optional(),
+});
+
+/** Where searches live between requests: `{ memory: {} }` (default, one instance) or `{ redis: { url } }`. */
+export const StoreSchema = z
+  .strictObject({
+    memory: z.strictObject({}).optional(),
+    redis: RedisStoreSchema.optional(),
+  })
+  .default({ memory: {} })
+  .superRefine((s, ctx) => {
+    if (s.memory !== undefined && s.redis !== undefined) ctx.addIssue({ code: "custom", path: [], message: "give either memory or redis, not both" });
+    if (s.memory === undefined && s.redis === undefined) ctx.addIssue({ code: "custom", path: [], message: "give memory: {} or redis: { url }" });
+  });
+
+/** An upstream as configured (validated). */
+export type UpstreamConfig = z.output<typeof UpstreamSchema>;
+/** The session store as configured (validated). */
+export type StoreConfig = z.output<typeof StoreSchema>;
+
+/** The credentials of a validated upstream, in the adapter's shape. */
+export const upstreamCredentials = (u: UpstreamConfig): { readonly token: string } | { readonly username: string; readonly password: string } =>
+  u.token !== undefined ? { token: u.token } : { username: u.username ?? "", password: u.password ?? "" };

@@ -1,0 +1,53 @@
+/**
+ * A real ConsultaAereo upstream as the service's sources, built with whichever adapter the runtime has:
+ * `@voar/http-adapter` (undici, Node) or `@voar/http-adapter/fetch` (workerd, Deno, Bun). Only types are
+ * imported here, so the module stays runtime-neutral and the caller chooses (and loads) the adapter.
+ */
+import type { SearchQuery, SearchSource } from "@voar/core";
+import type { FanOutIdentity, UpstreamOptions, UpstreamSource, UpstreamSourceIdentity } from "@voar/http-adapter/fetch";
+import { upstreamCredentials, UPSTREAM_AIRLINE_IDS, type UpstreamConfig } from "../config/deploy-schema.js";
+
+/** The two factories of `@voar/http-adapter` (or its `/fetch` build), e.g. `await import("@voar/http-adapter")`. */
+export interface UpstreamAdapter {
+  readonly createFanOutSources: (options: UpstreamOptions & FanOutIdentity) => UpstreamSource[];
+  readonly createUpstreamSource: (options: UpstreamOptions & UpstreamSourceIdentity) => UpstreamSource;
+}
+
+/** The sources of one upstream, and how to let their connections go. */
+export interface UpstreamSources {
+  /** One source per allowed airline (`upstream:latam`...), then the OTA comparison (`upstream:otas`) if enabled. */
+  readonly sources: readonly SearchSource[];
+  /** Closes the adapter's connections (after the app stopped its searches). */
+  close(): Promise<void>;
+}
+
+/** Id of the source that asks the upstream's own OTA comparison (Companhia 1300) for Mode B. */
+export const UPSTREAM_OTAS_SOURCE_ID = "upstream:otas";
+
+/**
+ * The upstream as sources: the fan-out (one source per allowed airline, so each airline's progress shows
+ * and an airline the account may not search is never asked) for Mode A and single-airline searches, and
+ * one source asking the upstream's OTA comparison for Mode B (unless `otas` is false).
+ *
+ * @example
+ * const upstream = upstreamSourcesFor(config.upstream, await import("@voar/http-adapter"));
+ * const app = createApp({ config, sources: upstream.sources });
+ * // at shutdown, after the app's searches stopped: await upstream.close();
+ */
+export const upstreamSourcesFor = (upstream: UpstreamConfig, adapter: UpstreamAdapter): UpstreamSources => {
+  const common: UpstreamOptions = {
+    baseUrl: upstream.url,
+    credentials: upstreamCredentials(upstream),
+    ...(upstream.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: upstream.requestTimeoutMs }),
+  };
+  const airlines = adapter.createFanOutSources({ ...common, airlines: upstream.airlines ?? UPSTREAM_AIRLINE_IDS });
+  const otas = upstream.otas ? adapter.createUpstreamSource({ ...common, id: UPSTREAM_OTAS_SOURCE_ID, name: "OTAs do fornecedor" }) : undefined;
+  const comparison: SearchSource[] = otas ? [{ ...otas, kind: "ota", serves: (q: SearchQuery) => q.mode.kind === "ota-comparison" }] : [];
+  return {
+    sources: [...airlines, ...comparison],
+    close: async () => {
+      // The fan-out's sources share one session and pool: closing one closes it.
+      await Promise.all([airlines[0]?.close(), otas?.close()]);
+    },
+  };
+};

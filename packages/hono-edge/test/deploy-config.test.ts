@@ -1,0 +1,106 @@
+import { createFanOutSources, createUpstreamSource } from "@voar/http-adapter/fetch";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config/load-config.js";
+import { upstreamSourcesFor } from "../src/sources/upstream-sources.js";
+
+const KEY = "a-valid-api-key-0123456789";
+const base = { apiKeys: [{ name: "acme", key: KEY }] };
+
+const errorsOf = (file: Record<string, unknown>, env: Record<string, string> = {}) => {
+  const r = loadConfig({ file: { ...base, ...file }, env });
+  return r.ok ? [] : r.errors;
+};
+
+describe("upstream and store settings", () => {
+  it("default to the embedded simulator and the in-memory store", () => {
+    const r = loadConfig({ file: base });
+    expect(r.ok && r.config.upstream).toBeUndefined();
+    expect(r.ok && r.config.store).toEqual({ memory: {} });
+  });
+
+  it("read the upstream and the Redis store from VOAR_* variables", () => {
+    const r = loadConfig({
+      file: base,
+      env: {
+        VOAR_UPSTREAM_URL: "https://up.example/api",
+        VOAR_UPSTREAM_USERNAME: "agencia",
+        VOAR_UPSTREAM_PASSWORD: "segredo",
+        VOAR_UPSTREAM_AIRLINES: "1, 2,3",
+        VOAR_UPSTREAM_OTAS: "false",
+        VOAR_UPSTREAM_REQUEST_TIMEOUT_MS: "5000",
+        VOAR_STORE_REDIS_URL: "redis://10.0.0.5:6379/2",
+        VOAR_STORE_REDIS_KEY_PREFIX: "prod:",
+      },
+    });
+    if (!r.ok) throw new Error(r.errors.join("\n"));
+    expect(r.config.upstream).toEqual({ url: "https://up.example/api", username: "agencia", password: "segredo", airlines: [1, 2, 3], otas: false, requestTimeoutMs: 5_000 });
+    expect(r.config.store).toEqual({ redis: { url: "redis://10.0.0.5:6379/2", keyPrefix: "prod:" } });
+  });
+
+  it("a Redis URL in the environment replaces a file's in-memory store; VOAR_REDIS_URL is an alias", () => {
+    const r = loadConfig({ file: { ...base, store: { memory: {} } }, env: { VOAR_REDIS_URL: "redis://127.0.0.1:6379" } });
+    expect(r.ok && r.config.store).toEqual({ redis: { url: "redis://127.0.0.1:6379" } });
+  });
+
+  it("refuses an upstream without credentials, with both kinds, or with half a login", () => {
+    expect(errorsOf({ upstream: { url: "https://up.example/api" } })).toEqual([
+      "upstream.token: give token, or username and password: the upstream needs credentials",
+    ]);
+    expect(errorsOf({}, { VOAR_UPSTREAM_URL: "https://up.example/api", VOAR_UPSTREAM_TOKEN: "t", VOAR_UPSTREAM_USERNAME: "u", VOAR_UPSTREAM_PASSWORD: "p" })).toEqual([
+      "upstream.token: give either token, or username and password, not both (from VOAR_UPSTREAM_TOKEN)",
+    ]);
+    expect(errorsOf({ upstream: { url: "https://up.example/api", username: "u" } })).toEqual(["upstream.password: an agency login needs both username and password"]);
+  });
+
+  it("refuses a URL that is not http(s), unknown or repeated airline ids, and an unreadable list", () => {
+    expect(errorsOf({}, { VOAR_UPSTREAM_URL: "ftp://up.example", VOAR_UPSTREAM_TOKEN: "t" })).toEqual([
+      "upstream.url: must be an http(s) URL, e.g. https://upstream.example/api (from VOAR_UPSTREAM_URL)",
+    ]);
+    expect(errorsOf({ upstream: { url: "https://up.example/api", token: "t", airlines: [1, 1300] } })).toEqual([
+      "upstream.airlines: must hold only single-airline Companhia ids (1, 2, 3, 11, 13, 22, 26)",
+    ]);
+    expect(errorsOf({ upstream: { url: "https://up.example/api", token: "t", airlines: [2, 2] } })).toEqual(["upstream.airlines: names an airline twice"]);
+    expect(errorsOf({}, { VOAR_UPSTREAM_AIRLINES: "1,tap" })).toEqual(['VOAR_UPSTREAM_AIRLINES: each item must be a Companhia id (e.g. 1,2,3), got "tap"']);
+  });
+
+  it("refuses a store that is both, or a Redis URL that is not redis://", () => {
+    expect(errorsOf({ store: { memory: {}, redis: { url: "redis://r:6379" } } })).toEqual(["store: give either memory or redis, not both"]);
+    expect(errorsOf({}, { VOAR_STORE_REDIS_URL: "http://r:6379" })).toEqual([
+      "store.redis.url: must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379 (from VOAR_STORE_REDIS_URL)",
+    ]);
+  });
+});
+
+describe("upstreamSourcesFor", () => {
+  const adapter = { createFanOutSources, createUpstreamSource };
+  const upstream = (more: Record<string, unknown> = {}) => {
+    const r = loadConfig({ file: { ...base, upstream: { url: "https://up.example/api", token: "t", ...more } } });
+    if (!r.ok || !r.config.upstream) throw new Error("unreachable");
+    return r.config.upstream;
+  };
+
+  it("fans out to every airline and asks the upstream's OTA comparison for Mode B", async () => {
+    const { sources, close } = upstreamSourcesFor(upstream(), adapter);
+    expect(sources.map((s) => s.id)).toEqual([
+      "upstream:latam",
+      "upstream:gol",
+      "upstream:azul",
+      "upstream:tap",
+      "upstream:copa",
+      "upstream:american-airlines",
+      "upstream:iberia",
+      "upstream:otas",
+    ]);
+    expect(sources.at(-1)?.kind).toBe("ota");
+    await close();
+  });
+
+  it("fans out only to the allowed airlines, and leaves Mode B out when asked", async () => {
+    const { sources, close } = upstreamSourcesFor(upstream({ airlines: [2, 1], otas: false }), adapter);
+    expect(sources.map((s) => [s.id, s.airlineId])).toEqual([
+      ["upstream:gol", 2],
+      ["upstream:latam", 1],
+    ]);
+    await close();
+  });
+});

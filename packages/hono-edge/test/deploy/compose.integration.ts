@@ -1,0 +1,209 @@
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { createFakeUpstream, liveBackend, serveOnNode, type ConsultarBackend } from "@voar/testing";
+import { createSimulator } from "@voar/testing/simulator";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { daysAhead, type Envelope } from "../contract/contract-target.js";
+import { connectRedis, countKeys, deleteKeys, REDIS_URL, testPrefix } from "../redis/support/redis-harness.js";
+import { startRuntime, type RuntimeServer } from "../runtimes/support/runtime-process.js";
+import { buildAndDeploy, composeServices, dockerfile, execForm, interpolate, REPO_DIR, type ComposeService } from "./support/deploy-files.js";
+
+// The deployment as shipped: compose.yaml's voar-server services, each started as the image would start it
+// (the Dockerfile's CMD, from the production copy its build stage makes, with the service's environment as
+// compose would interpolate it) but as Node processes on this machine, since there is no Docker engine
+// here. Only the Redis URL is rewritten to this machine's Redis, under a prefix of the test's own.
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+let app = "";
+beforeAll(() => {
+  app = buildAndDeploy();
+}, 300_000);
+afterAll(() => {
+  if (app) rmSync(path.dirname(app), { recursive: true, force: true });
+});
+
+let cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const f of cleanup.reverse()) await f();
+  cleanup = [];
+});
+
+const instructions = dockerfile();
+const runtimeStage = Math.max(...instructions.map((i) => i.stage));
+const runtime = instructions.filter((i) => i.stage === runtimeStage);
+const one = (keyword: string) => runtime.filter((i) => i.keyword === keyword).at(-1)!.args;
+/** `ENV A=1 B=2` of the runtime stage. */
+const imageEnv = Object.fromEntries(
+  runtime.filter((i) => i.keyword === "ENV").flatMap((i) => [...i.args.matchAll(/([A-Z_][A-Z0-9_]*)=(\S+)/g)].map((m) => [m[1]!, m[2]!])),
+);
+
+/** Where a path of the image is in the production copy: the copy is what `COPY --from=build /deploy /app` puts at /app. */
+const inCopy = (imagePath: string) => {
+  const copy = /--from=build\s+\/deploy\s+(\S+)/.exec(one("COPY"));
+  expect(copy, "the runtime stage copies the build stage's /deploy").not.toBeNull();
+  const rel = path.posix.relative(copy![1]!, imagePath);
+  expect(rel.startsWith(".."), `${imagePath} lies in the copied package`).toBe(false);
+  return path.join(app, rel);
+};
+
+/** The file the image runs for its CMD: an absolute path, or a name on PATH that a `ln -s` of the image makes. */
+const commandFile = (): string => {
+  const [command] = execForm(one("CMD"));
+  if (command!.startsWith("/")) return inCopy(command!);
+  const link = runtime.map((i) => /ln\s+-s\s+(\S+)\s+\/usr\/local\/bin\/(\S+)/.exec(i.args)).find((m) => m?.[2] === command);
+  expect(link, `the image puts ${command} on PATH`).toBeDefined();
+  return inCopy(link![1]!);
+};
+
+/** Every VOAR_* variable of this process blanked (blank counts as unset), so only the service's own apply. */
+const blankVoar = () => Object.fromEntries(Object.keys(process.env).filter((k) => k.startsWith("VOAR_")).map((k) => [k, ""]));
+
+/** Starts a compose service as the image would, with its environment interpolated with `shell`. */
+const startService = async (service: ComposeService, shell: Record<string, string>, prefix: string): Promise<RuntimeServer> => {
+  const env = Object.fromEntries(Object.entries(service.environment).map(([k, v]) => [k, interpolate(v, shell)]));
+  const args = service.command ?? execForm(one("CMD"));
+  expect(args, "compose keeps the image's CMD").toEqual(execForm(one("CMD")));
+  const server = await startRuntime(
+    process.execPath,
+    [commandFile()],
+    { ...blankVoar(), ...imageEnv, ...env, VOAR_STORE_REDIS_URL: REDIS_URL, VOAR_STORE_REDIS_KEY_PREFIX: prefix, VOAR_PORT: "0", VOAR_HOSTNAME: "127.0.0.1" },
+    app,
+  );
+  cleanup.push(() => server.stop());
+  return server;
+};
+
+const voarServices = composeServices().filter((s) => s.build !== undefined);
+
+/** Two instances of compose.yaml on a fresh Redis prefix (keys deleted afterwards). */
+const startCompose = async (shell: Record<string, string> = {}) => {
+  const redis = await connectRedis();
+  const prefix = testPrefix();
+  cleanup.push(async () => {
+    await deleteKeys(redis, prefix);
+    await redis.quit();
+  });
+  const [first, second] = await Promise.all(voarServices.map((s) => startService(s, shell, prefix)));
+  return { first: first!, second: second!, keys: () => countKeys(redis, prefix) };
+};
+
+/** An access token from `POST /api/Token` with the agency compose.yaml configures. */
+const login = async (server: RuntimeServer, shell: Record<string, string> = {}) => {
+  const agency = interpolate(voarServices[0]!.environment["VOAR_AGENCIES"]!, shell);
+  const at = agency.indexOf(":");
+  const form = new URLSearchParams({ grant_type: "password", username: agency.slice(0, at), password: agency.slice(at + 1) });
+  const res = await fetch(`${server.baseUrl}/api/Token`, { method: "POST", body: form });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { access_token: string }).access_token;
+};
+
+const consultar = async (server: RuntimeServer, token: string, body: unknown) => {
+  const res = await fetch(`${server.baseUrl}/api/ConsultaAereo/Consultar`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Envelope;
+};
+
+/** Starts a search on `first` and polls it by its Token on `second` until Completed (bounded). */
+const searchAcross = async (first: RuntimeServer, second: RuntimeServer, token: string, query: Record<string, unknown>) => {
+  const started = await consultar(first, token, query);
+  const id = started["Token"];
+  expect(typeof id).toBe("string");
+  for (let i = 0; i < 240; i++) {
+    const polled = await consultar(second, token, { Token: id, QuantidadePorPagina: 100 });
+    expect(polled["Token"]).toBe(id);
+    if (polled["Completed"] === true) return polled;
+    await sleep(250);
+  }
+  throw new Error("the search did not complete within 240 polls");
+};
+
+const fontes = (body: Envelope) => (body["Progresso"] as { Fontes: { Nome: string; Estado: string; Itens: number }[] }).Fontes;
+
+describe("compose.yaml", () => {
+  it("runs two voar-server instances on one Redis, on different host ports, with the same settings", () => {
+    expect(voarServices.map((s) => s.name)).toHaveLength(2);
+    const [a, b] = voarServices;
+    expect(a!.environment).toEqual(b!.environment);
+    expect(a!.ports.map((p) => p.split(":")[0])).not.toEqual(b!.ports.map((p) => p.split(":")[0]));
+    const redisUrl = new URL(interpolate(a!.environment["VOAR_STORE_REDIS_URL"]!, {}));
+    expect(composeServices().map((s) => s.name)).toContain(redisUrl.hostname);
+    expect(a!.environment["VOAR_TOKEN_SECRET"]).toBeDefined();
+  });
+
+  it("on the simulator: a search started on one instance is polled to completion on the other, with a token either accepts", async () => {
+    const { first, second, keys } = await startCompose();
+    const token = await login(first);
+    const done = await searchAcross(first, second, token, { Origem: "CNF", Destino: "SDU", Ida: daysAhead(30) });
+    expect(done["TotalItens"]).toBeGreaterThan(0);
+    expect(fontes(done).every((f) => f.Estado === "concluida")).toBe(true);
+    expect(await keys()).toBeGreaterThan(0);
+  });
+
+  it("on an upstream: offers arrive through both instances and only the allowed airlines are asked", async () => {
+    const asked: number[] = [];
+    const live = liveBackend({ sources: createSimulator({ latencyMs: 300 }).sources });
+    const counting: ConsultarBackend = {
+      answer: (call) => {
+        // A new search names its Companhia; the polls that follow name the upstream's search id instead.
+        const companhia = (call.body as { Companhia?: unknown }).Companhia;
+        if (companhia !== undefined && companhia !== null) asked.push(Number(companhia));
+        return live.answer(call);
+      },
+      close: () => live.close(),
+    };
+    const upstream = createFakeUpstream({ backend: counting, auth: { tokens: ["fake-upstream-token-0001"] } });
+    const served = await serveOnNode(upstream.app.fetch);
+    cleanup.push(() => upstream.close(), () => served.close());
+    const shell = { VOAR_UPSTREAM_URL: `${served.origin}/api`, VOAR_UPSTREAM_TOKEN: "fake-upstream-token-0001", VOAR_UPSTREAM_AIRLINES: "1,2" };
+    const { first, second } = await startCompose(shell);
+    const token = await login(first, shell);
+
+    const modeA = await searchAcross(first, second, token, { Origem: "CNF", Destino: "SDU", Ida: daysAhead(30) });
+    expect(modeA["TotalItens"]).toBeGreaterThan(0);
+    expect(fontes(modeA).map((f) => [f.Nome, f.Estado])).toEqual([
+      ["LATAM", "concluida"],
+      ["GOL", "concluida"],
+    ]);
+    expect([...new Set(asked)].sort((x, y) => x - y)).toEqual([1, 2]);
+
+    const modeB = await searchAcross(first, second, token, { Origem: "GRU", Destino: "LIS", Ida: daysAhead(30), Companhia: 1300 });
+    expect(fontes(modeB).map((f) => [f.Nome, f.Estado])).toEqual([["OTAs do fornecedor", "concluida"]]);
+    expect(modeB["TotalItens"]).toBeGreaterThan(0);
+    expect([...new Set(asked)].sort((x, y) => x - y)).toEqual([1, 2, 1300]);
+  });
+});
+
+describe("the Dockerfile", () => {
+  it("builds on node:20-slim and runs, as a non-root user, a CMD that exists in the production copy", () => {
+    expect(instructions.filter((i) => i.keyword === "FROM").map((i) => i.args.split(/\s+/)[0])).toEqual(["node:20-slim", "node:20-slim"]);
+    expect(one("USER")).not.toMatch(/^(root|0)$/);
+    expect(one("EXPOSE")).toBe("8787");
+    const file = commandFile();
+    expect(existsSync(file), file).toBe(true);
+    const entry = /import\(["'](.+?)["']\)/.exec(readFileSync(file, "utf8"));
+    expect(existsSync(path.resolve(path.dirname(file), entry![1]!)), "the binary's entry was built").toBe(true);
+    // The copy's manifests were rewritten for production, the workspace's own left as they were.
+    const manifest = (p: string) => JSON.parse(readFileSync(p, "utf8")) as { exports: Record<string, unknown>; publishConfig?: unknown };
+    expect(manifest(path.join(app, "node_modules/@voar/core/package.json")).exports["."]).toMatchObject({ import: "./dist/index.js" });
+    expect(manifest(path.join(REPO_DIR, "packages/core/package.json")).publishConfig).toBeDefined();
+  });
+
+  it("its HEALTHCHECK passes on a serving instance and fails where nothing serves", async () => {
+    const check = execForm(one("HEALTHCHECK"));
+    const server = await startRuntime(process.execPath, [commandFile()], { ...blankVoar(), ...imageEnv, VOAR_API_KEYS: "acme:a-valid-api-key-0123456789", VOAR_PORT: "0", VOAR_HOSTNAME: "127.0.0.1" }, app);
+    cleanup.push(() => server.stop());
+    const port = new URL(server.baseUrl).port;
+    // HEALTHCHECK runs in the container, where the image's ENV (VOAR_PORT) is set.
+    const run = (p: string) => spawnSync(check[0]!, check.slice(1), { cwd: app, env: { ...process.env, ...imageEnv, VOAR_PORT: p }, timeout: 10_000 });
+    expect(check[0]).toBe("node");
+    expect(run(port).status).toBe(0);
+    await server.stop();
+    expect(run(port).status).toBe(1);
+  });
+});
