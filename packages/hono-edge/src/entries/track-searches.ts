@@ -5,6 +5,8 @@ export interface TrackedStore {
   readonly store: SessionStore;
   /** Resolves when every search this instance created or took over has completed or let its lease go. */
   idle(): Promise<void>;
+  /** How many searches run here now. */
+  running(): number;
 }
 
 /**
@@ -46,5 +48,5 @@ export const trackSearches = (inner: SessionStore): TrackedStore => {
       end(id);
     },
   };
-  return { store, idle: () => (running.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))) };
+  return { store, running: () => running.size, idle: () => (running.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))) };
 };
