@@ -13,6 +13,8 @@ export interface DurableSessionStoreOptions {
   readonly maxSessions: number;
   /** How long a search is kept after completion (one that never completes: after its deadline). */
   readonly ttlMs: number;
+  /** Changes kept per search in memory before the oldest are compacted (see the memory store). */
+  readonly maxChangesPerSearch?: number | undefined;
 }
 
 /** The store of a Durable Object, with what its object calls on wake-up and from its alarm. */
@@ -88,7 +90,7 @@ export const createDurableSessionStore = (o: DurableSessionStoreOptions): Durabl
   // stored time while it replays, so its TTL still counts from the real completion.
   let pinned: number | undefined;
   const clock: Clock = { now: () => pinned ?? o.clock.now() };
-  const inner = createMemorySessionStore({ clock, maxSessions: o.maxSessions, ttlMs: o.ttlMs });
+  const inner = createMemorySessionStore({ clock, maxSessions: o.maxSessions, ttlMs: o.ttlMs, maxChangesPerSearch: o.maxChangesPerSearch });
   const { storage } = o;
 
   const saveRecord = async (id: string, change?: SearchChange) => {
