@@ -161,4 +161,29 @@ describe("workerd with Durable Objects (wrangler.toml in miniflare 3)", () => {
     const byBody = parseSse(await (await post(server, "Stream", query)).text()).filter((e) => e.data !== undefined);
     expect((JSON.parse(byBody.at(-1)!.data!) as Envelope)["Token"]).toBe(token);
   });
+
+  it("a deployment that sets agencies without a token secret answers ERRO_INTERNO, not a stack trace", async () => {
+    const server = await startWorkerd({ ...bindings(300), VOAR_AGENCIES: "agencia1:s3nha-da-agencia" });
+    running.push(server);
+    const res = await post(server, "Consultar", { Origem: "CNF", Destino: "GRU", Ida: daysAhead(20) });
+    expect(res.status).toBe(500);
+    expect(await res.json()).toMatchObject({ Success: false, Completed: true, Erro: { Codigo: "ERRO_INTERNO" } });
+  });
+
+  it("a token issued by the Worker (POST /Token) is accepted by the search's object, searches and polls", async () => {
+    const server = await startWorkerd({ ...bindings(300), VOAR_AGENCIES: "agencia1:s3nha-da-agencia", VOAR_TOKEN_SECRET: "a-token-signing-secret-of-32-chars-at-least" });
+    running.push(server);
+    const login = await fetch(`${server.baseUrl}/api/Token`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ grant_type: "password", username: "agencia1", password: "s3nha-da-agencia" }),
+    });
+    expect(login.status).toBe(200);
+    const { access_token: token } = (await login.json()) as { access_token: string };
+    const started = await consultar(server, { Origem: "CNF", Destino: "GRU", Ida: daysAhead(20) }, token);
+    expect(started.status).toBe(200);
+    const polled = await consultar(server, { Token: started.body["Token"] }, token);
+    expect(polled.status).toBe(200);
+    expect(polled.body["Token"]).toBe(started.body["Token"]);
+  });
 });
