@@ -3,38 +3,11 @@ import { airports } from "@voar/core/airports";
 import { simulateOffers } from "@voar/testing/simulator";
 import { describe, expect, it } from "vitest";
 import { createDurableSessionStore } from "../../src/durable/durable-session-store.js";
-import type { DurableStorage } from "../../src/durable/workers-types.js";
 import { applyChanges, emptySnapshotOf, type SearchChange } from "../../src/search/search-change.js";
 import type { SearchRecord } from "../../src/search/session-store.js";
 import { sessionStoreContract } from "../contract/session-store-contract.js";
 import { manualClock } from "../support/app.js";
-
-/**
- * A Durable Object's storage in memory, as the runtime behaves for what the store uses: values are copied
- * (structured clone), `list` is in key order, a batch is at most 128 entries and a value at most 128 KiB
- * (the limits of the key-value API; SQLite-backed objects allow more).
- */
-const memoryStorage = () => {
-  const data = new Map<string, unknown>();
-  const storage: DurableStorage = {
-    list: <T>({ prefix }: { prefix: string }) =>
-      Promise.resolve(new Map([...data.entries()].filter(([k]) => k.startsWith(prefix)).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, structuredClone(v) as T]))),
-    put: (entries) => {
-      const list = Object.entries(entries);
-      if (list.length > 128) throw new RangeError("more than 128 entries in one put");
-      for (const [k, v] of list) {
-        if (typeof v === "string" && v.length * 2 > 128 * 1024) throw new RangeError(`value of ${k} over 128 KiB`);
-        data.set(k, structuredClone(v));
-      }
-      return Promise.resolve();
-    },
-    delete: (keys) => {
-      if (keys.length > 128) throw new RangeError("more than 128 keys in one delete");
-      return Promise.resolve(keys.filter((k) => data.delete(k)).length);
-    },
-  };
-  return { storage, data };
-};
+import { memoryStorage } from "./memory-storage.js";
 
 // The port's contract holds for the store of a Durable Object (writing through changes nothing it promises).
 sessionStoreContract("durable object", async ({ ttlMs, maxChangesPerSearch }) => {
