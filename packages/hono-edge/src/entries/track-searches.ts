@@ -12,8 +12,8 @@ export interface TrackedStore {
 /**
  * Wraps a session store to follow the searches this instance runs: one starts when `openOrJoin` creates
  * it or `acquireLease` takes it, and ends at its completing `append`, a refused `append` (lease lost) or
- * `releaseLease`. For runtimes that stop a request's timers once it answered (workerd), whose entry keeps
- * them running with `waitUntil(idle())`.
+ * `releaseLease`. For runtimes that must be told work goes on after an answer: a Worker's
+ * `waitUntil(idle())`, or a Durable Object keeping its alarm close while `running()` is above zero.
  */
 export const trackSearches = (inner: SessionStore): TrackedStore => {
   const running = new Set<string>();
