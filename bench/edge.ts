@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { summarize, type Figure } from "./lib/measure.js";
 import { bundleWorkerd } from "../packages/hono-edge/scripts/bundle-workerd.js";
+import { miniflareOptions, readWranglerToml } from "../packages/hono-edge/scripts/wrangler-miniflare.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg = path.join(here, "..", "packages", "hono-edge");
@@ -46,16 +47,15 @@ const search = (url: string) =>
 
 export const runEdgeBench = async (quick: boolean): Promise<EdgeFigures> => {
   const { text, airportBytes } = await bundle();
+  const toml = await readWranglerToml();
   const runs = quick ? 5 : 7;
   const cold: number[] = [];
   const warm: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
+    // The Worker as wrangler.toml declares it: a search request goes to its Durable Object.
     const mf = new Miniflare({
-      modules: true,
-      script: text,
-      compatibilityDate: "2024-09-23",
-      bindings,
+      ...miniflareOptions(toml, { script: text, bindings }),
       // The worker's request logs are drained, not echoed into the bench's output.
       handleRuntimeStdio: (stdout, stderr) => {
         stdout.resume();

@@ -29,6 +29,11 @@ export interface AppDeps {
   readonly rateLimiter?: RateLimiter | undefined;
   /** This instance's id (lease owner). Default: a random UUID. */
   readonly instanceId?: string | undefined;
+  /**
+   * Mints the id of each new search (the envelope's `Token` / `LeaseId`). Default: a random UUID. An entry
+   * that routes polls by id (a Durable Object per search on Workers) puts its routing key in it.
+   */
+  readonly newSearchId?: (() => string) | undefined;
   /** Aborting it stops the searches this instance runs and releases their leases (graceful shutdown). */
   readonly signal?: AbortSignal | undefined;
 }
@@ -63,6 +68,7 @@ export const resolveDeps = (deps: AppDeps): ResolvedDeps => {
     pagante: deps.pagante ?? createMemoryPaganteSettings(config.pagante),
     rateLimiter: deps.rateLimiter ?? createTokenBucketLimiter({ ...config.limits.rateLimit, clock }),
     instanceId: deps.instanceId ?? crypto.randomUUID(),
+    newSearchId: deps.newSearchId ?? (() => crypto.randomUUID()),
     signal: deps.signal,
   };
 };

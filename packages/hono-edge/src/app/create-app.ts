@@ -52,7 +52,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     clock: d.clock,
     logger,
     instanceId: d.instanceId,
-    newId: () => crypto.randomUUID(),
+    newId: d.newSearchId,
     deadlineMs: config.search.deadlineMs,
     leaseMs: config.search.leaseMs,
     timeoutMs: config.search.sourceTimeoutMs,

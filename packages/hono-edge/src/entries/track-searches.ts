@@ -5,13 +5,15 @@ export interface TrackedStore {
   readonly store: SessionStore;
   /** Resolves when every search this instance created or took over has completed or let its lease go. */
   idle(): Promise<void>;
+  /** How many searches run here now. */
+  running(): number;
 }
 
 /**
  * Wraps a session store to follow the searches this instance runs: one starts when `openOrJoin` creates
  * it or `acquireLease` takes it, and ends at its completing `append`, a refused `append` (lease lost) or
- * `releaseLease`. For runtimes that stop a request's timers once it answered (workerd), whose entry keeps
- * them running with `waitUntil(idle())`.
+ * `releaseLease`. For runtimes that must be told work goes on after an answer: a Worker's
+ * `waitUntil(idle())`, or a Durable Object keeping its alarm close while `running()` is above zero.
  */
 export const trackSearches = (inner: SessionStore): TrackedStore => {
   const running = new Set<string>();
@@ -46,5 +48,5 @@ export const trackSearches = (inner: SessionStore): TrackedStore => {
       end(id);
     },
   };
-  return { store, idle: () => (running.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))) };
+  return { store, running: () => running.size, idle: () => (running.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))) };
 };

@@ -1,38 +1,75 @@
 /**
- * The Cloudflare Workers (workerd) entry: a module worker whose `fetch` serves the app on the embedded
- * simulator and the in-memory store, configured from the Worker's bindings (`VOAR_*` variables, see
- * `entry-env.ts`). Bundle it with `pnpm --filter @voar/hono-edge bundle:workerd` (dist/workerd.js).
+ * The Cloudflare Workers (workerd) entry: a module Worker plus its Durable Object class, configured from
+ * the Worker's bindings (`VOAR_*` variables, see `entry-env.ts`; `wrangler.toml` declares them). Bundle it
+ * with `pnpm --filter @voar/hono-edge bundle:workerd` (dist/workerd.js) and deploy with wrangler.
  *
- * Workers allow no random values or timers at global scope and hand the bindings to each request, so the
- * app is made on the first request. A search runs on timers after its first answer was sent: the request
- * that started it keeps the isolate's work alive with `waitUntil` until the searches it started end.
+ * A Worker's isolates share no memory, so searches do not live in the Worker: each search identity has a
+ * Durable Object (`SEARCHES` binding, class {@link SearchObject}) that runs its search, keeps it in its
+ * storage, and serves its polls and SSE stream wherever they arrive. The Worker answers the rest itself and
+ * routes search requests (see `durable/worker-front.ts`). Workers allow no random values or timers at global
+ * scope and hand the bindings to each request, so the app is made on the first request.
  */
-import { createApp } from "../app/create-app.js";
-import { createMemorySessionStore } from "../search/memory-session-store.js";
-import { systemClock } from "../clock.js";
+import { ConfigError } from "../config/load-config.js";
+import type { ServiceConfig } from "../config/config-schema.js";
+import { toErrorResponse } from "../errors/error-table.js";
+import { InternalError } from "../errors/service-errors.js";
+import { SearchObjectCore } from "../durable/search-object.js";
+import { createWorkerFront } from "../durable/worker-front.js";
+import type { DurableObjectNamespace, DurableObjectState, WorkerContext } from "../durable/workers-types.js";
+import { jsonLinesLogger } from "../logging/logger.js";
 import { entrySetup } from "./entry-env.js";
-import { trackSearches } from "./track-searches.js";
+import { sourcesFor } from "./workerd-sources.js";
 
-/** The part of a Worker's execution context this entry uses. */
-interface WorkerContext {
-  waitUntil(promise: Promise<unknown>): void;
-}
+/** The Worker's environment: the `VOAR_*` variables and secrets, and the search objects' binding. */
+export type WorkerEnv = Readonly<Record<string, unknown>> & { readonly SEARCHES?: DurableObjectNamespace };
 
-let served: { readonly fetch: (request: Request) => Response | Promise<Response>; readonly idle: () => Promise<void> } | undefined;
-
-const make = (env: Readonly<Record<string, unknown>>) => {
-  const setup = entrySetup(env);
-  const { config } = setup;
-  const tracked = trackSearches(createMemorySessionStore({ clock: systemClock, maxSessions: config.limits.maxSessions, ttlMs: config.search.ttlMs }));
-  const app = createApp({ config, sources: setup.simulator.sources, store: tracked.store });
-  return { fetch: app.fetch, idle: tracked.idle };
+/**
+ * The configuration of the Worker and its objects. Issued tokens are checked by the Worker and again by the
+ * search's object, so with agencies configured they need a signing secret both share.
+ */
+const configOf = (env: WorkerEnv): ServiceConfig => {
+  const { config } = entrySetup(env);
+  if (config.agencies.length > 0 && config.tokens.secret === undefined) {
+    throw new ConfigError(["VOAR_TOKEN_SECRET: required on Workers when VOAR_AGENCIES is set (the Worker and each search object check issued tokens)"]);
+  }
+  return config;
 };
+
+const failure = (e: unknown): Response => {
+  // A deployment mistake: the detail goes to the log, the client gets ERRO_INTERNO without it.
+  const requestId = crypto.randomUUID();
+  jsonLinesLogger().log({ level: "error", msg: "worker.config_failed", requestId, error: e instanceof Error ? e.message : String(e) });
+  const { status, headers, body } = toErrorResponse(new InternalError(e), requestId);
+  return Response.json(body, { status, headers: { ...headers, "X-Request-Id": requestId } });
+};
+
+let front: { readonly fetch: (request: Request) => Response | Promise<Response> } | undefined;
 
 export default {
-  async fetch(request: Request, env: Readonly<Record<string, unknown>>, ctx: WorkerContext): Promise<Response> {
-    served ??= make(env);
-    const response = await served.fetch(request);
-    ctx.waitUntil(served.idle());
-    return response;
+  async fetch(request: Request, env: WorkerEnv, _ctx: WorkerContext): Promise<Response> {
+    try {
+      if (!env.SEARCHES) throw new ConfigError(["SEARCHES: the Durable Object binding of SearchObject is missing (see wrangler.toml)"]);
+      front ??= createWorkerFront({ config: configOf(env), sources: sourcesFor(env), searches: env.SEARCHES });
+    } catch (e) {
+      return failure(e);
+    }
+    return front.fetch(request);
   },
 };
+
+/** The Durable Object class of one search identity (wrangler.toml: `class_name = "SearchObject"`). */
+export class SearchObject {
+  private readonly core: SearchObjectCore;
+
+  constructor(state: DurableObjectState, env: WorkerEnv) {
+    this.core = new SearchObjectCore(state, { config: configOf(env), sources: sourcesFor(env) });
+  }
+
+  fetch(request: Request): Promise<Response> {
+    return this.core.fetch(request);
+  }
+
+  alarm(): Promise<void> {
+    return this.core.alarm();
+  }
+}

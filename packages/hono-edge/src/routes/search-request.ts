@@ -28,7 +28,7 @@ export interface ResolvedSearch {
 }
 
 /** Which member a poll carried its id in (core reads `Token` first, then `LeaseId`; keys are case-insensitive). */
-const pollField = (body: unknown): "Token" | "LeaseId" => {
+export const pollField = (body: unknown): "Token" | "LeaseId" => {
   const entries = typeof body === "object" && body !== null ? Object.entries(body) : [];
   const hasToken = entries.some(([k, v]) => k.toLowerCase() === "token" && typeof v === "string" && v.trim() !== "");
   return hasToken ? "Token" : "LeaseId";

@@ -1,0 +1,113 @@
+import type { SearchSource } from "@voar/core";
+import { createApp } from "../app/create-app.js";
+import { systemClock } from "../clock.js";
+import type { ServiceConfig } from "../config/config-schema.js";
+import { trackSearches, type TrackedStore } from "../entries/track-searches.js";
+import { jsonLinesLogger, type Logger } from "../logging/logger.js";
+import type { RateLimiter } from "../limits/token-bucket.js";
+import { createMemoryPaganteSettings, type PaganteSettings } from "../settings/pagante-settings.js";
+import { createDurableSessionStore, type DurableSessionStore } from "./durable-session-store.js";
+import { mintSearchId } from "./search-id.js";
+import type { DurableObjectState } from "./workers-types.js";
+
+/**
+ * The header the Worker sets on a search request it sends to an object: the airlines whose Pagante switch
+ * was off when it computed the search's identity (comma separated). The object starts the search with the
+ * same set, so the search it runs is the one the Worker routed. The Worker removes any client copy.
+ */
+export const HIDDEN_CASH_HEADER = "x-voar-hidden-cash-airlines";
+
+/** While a search runs, the object's alarm fires this often: activity that keeps the object in memory. */
+export const KEEP_ALIVE_MS = 10_000;
+
+/** What a search object is made of: the Worker's configuration and sources, from its environment. */
+export interface SearchObjectDeps {
+  readonly config: ServiceConfig;
+  readonly sources: readonly SearchSource[];
+  readonly logger?: Logger | undefined;
+}
+
+/** The Worker checks the rate limit before it forwards; the object counts nothing again. */
+const unlimited: RateLimiter = { take: () => Promise.resolve({ ok: true }) };
+
+const hiddenFrom = (header: string | null): readonly number[] | undefined => {
+  if (header === null) return undefined;
+  const ids = header.split(",").filter((s) => /^\d{1,9}$/.test(s.trim())).map(Number);
+  return [...new Set(ids)].sort((a, b) => a - b);
+};
+
+/**
+ * One search identity's Durable Object: the whole app, with a session store in memory written through to
+ * the object's storage. The Worker sends it every search request (body or poll) of its identity (tenant,
+ * normalized query, Pagante state), so identical requests share its search wherever they arrive; the ids it
+ * issues carry its object id, so polls by `Token` / `LeaseId` and SSE streams come back to it. A search runs
+ * on the object's timers after the first answer; while one runs, an alarm every {@link KEEP_ALIVE_MS} keeps
+ * the object busy, and afterwards one at the next TTL expiry deletes what expired from storage.
+ *
+ * After an eviction, the constructor restores the stored searches: a completed one answers as before; one
+ * that was running resumes (its pending sources run again, until its original deadline) at its next poll or
+ * stream.
+ */
+export class SearchObjectCore {
+  private readonly tracked: TrackedStore;
+  private readonly durable: DurableSessionStore;
+  private readonly app: ReturnType<typeof createApp>;
+  private hidden: readonly number[] | undefined;
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly state: DurableObjectState,
+    deps: SearchObjectDeps,
+  ) {
+    const { config } = deps;
+    this.logger = deps.logger ?? jsonLinesLogger();
+    const base = createMemoryPaganteSettings(config.pagante);
+    // Every body request the Worker sends here carries the same set (it is part of the object's name), so
+    // the latest one given is the one to start with; polls carry none and read no Pagante state.
+    const pagante: PaganteSettings = {
+      list: () => base.list(),
+      hiddenCashAirlines: () => (this.hidden ? Promise.resolve(this.hidden) : base.hiddenCashAirlines()),
+      set: (id, enabled) => base.set(id, enabled),
+    };
+    this.durable = createDurableSessionStore({ storage: state.storage, clock: systemClock, maxSessions: config.limits.maxSessions, ttlMs: config.search.ttlMs });
+    this.tracked = trackSearches(this.durable.store);
+    const objectId = state.id.toString();
+    this.app = createApp({
+      config,
+      sources: deps.sources,
+      store: this.tracked.store,
+      logger: this.logger,
+      pagante,
+      rateLimiter: unlimited,
+      newSearchId: () => mintSearchId(objectId),
+    });
+    void state.blockConcurrencyWhile(async () => {
+      const restored = await this.durable.restore();
+      if (restored > 0) this.logger.log({ level: "info", msg: "durable.restored", object: objectId, searches: restored });
+    });
+  }
+
+  async fetch(request: Request): Promise<Response> {
+    this.hidden = hiddenFrom(request.headers.get(HIDDEN_CASH_HEADER)) ?? this.hidden;
+    const response = await this.app.fetch(request);
+    await this.schedule();
+    return response;
+  }
+
+  async alarm(): Promise<void> {
+    await this.schedule(true);
+  }
+
+  /** Keeps an alarm: soon while a search runs, else at the next expiry in storage (after deleting the expired). */
+  private async schedule(fired = false): Promise<void> {
+    const now = Date.now();
+    const current = fired ? null : await this.state.storage.getAlarm();
+    if (this.tracked.running() > 0) {
+      if (current === null || current > now + KEEP_ALIVE_MS) await this.state.storage.setAlarm(now + KEEP_ALIVE_MS);
+      return;
+    }
+    if (!fired && current !== null) return; // the pending alarm sweeps when it fires
+    const next = await this.durable.sweep();
+    if (next !== undefined) await this.state.storage.setAlarm(next);
+  }
+}

@@ -1,0 +1,116 @@
+import { parseSearchRequest, type SearchSource } from "@voar/core";
+import { airports } from "@voar/core/airports";
+import { Hono, type Context, type Handler } from "hono";
+import { cors } from "hono/cors";
+import { createApp } from "../app/create-app.js";
+import type { AppEnv } from "../app/app-env.js";
+import { createAuthenticator } from "../auth/authenticator.js";
+import { systemClock, type Clock } from "../clock.js";
+import type { ServiceConfig } from "../config/config-schema.js";
+import { toErrorResponse } from "../errors/error-table.js";
+import { InternalError, InvalidRequest, isServiceError, UnknownSearch } from "../errors/service-errors.js";
+import { readBodyBytes, readJsonBody } from "../http/read-body.js";
+import { createTokenBucketLimiter } from "../limits/token-bucket.js";
+import { jsonLinesLogger, type Logger } from "../logging/logger.js";
+import { bearerAuth } from "../middleware/bearer-auth.js";
+import { rateLimit } from "../middleware/rate-limit.js";
+import { requestLog } from "../middleware/request-log.js";
+import { pollField } from "../routes/search-request.js";
+import { searchKey } from "../search/search-key.js";
+import { createMemoryPaganteSettings } from "../settings/pagante-settings.js";
+import { HIDDEN_CASH_HEADER } from "./search-object.js";
+import { objectIdOfSearch } from "./search-id.js";
+import type { DurableObjectId, DurableObjectNamespace } from "./workers-types.js";
+
+/** What the Worker's front is made of. */
+export interface WorkerFrontDeps {
+  readonly config: ServiceConfig;
+  readonly sources: readonly SearchSource[];
+  /** The search objects' binding. */
+  readonly searches: DurableObjectNamespace;
+  readonly clock?: Clock | undefined;
+  readonly logger?: Logger | undefined;
+}
+
+/** The object a poll's id names; undefined when it names none of this namespace. */
+const objectOfPoll = (searches: DurableObjectNamespace, searchId: string): DurableObjectId | undefined => {
+  const hex = objectIdOfSearch(searchId);
+  if (hex === undefined) return undefined;
+  try {
+    return searches.idFromString(hex);
+  } catch {
+    return undefined; // not an id of this namespace
+  }
+};
+
+/**
+ * The Worker's own app: what needs no search state is served in the isolate (health, OpenAPI, docs,
+ * `POST /Token`, the admin routes, every error), and each search request goes to its search's Durable
+ * Object (`search-object.ts`) once the Worker has checked it: bearer auth, the tenant's rate limit (per
+ * isolate), the body limit and the request rules, with the same error envelopes as the app. A query goes to
+ * the object named by its identity (`searchKey`: tenant, normalized query, Pagante state), so identical
+ * requests share one search; a poll by `Token` / `LeaseId` goes to the object its id names (an id naming no
+ * object is the usual 400 naming that field). The object checks the bearer again (an issued token needs
+ * `VOAR_TOKEN_SECRET`, the same in every isolate and object) and answers; SSE streams come from it as is.
+ */
+export const createWorkerFront = (deps: WorkerFrontDeps): Hono<AppEnv> => {
+  const { config, searches } = deps;
+  const clock = deps.clock ?? systemClock;
+  const logger = deps.logger ?? jsonLinesLogger();
+  const pagante = createMemoryPaganteSettings(config.pagante);
+  const rateLimiter = createTokenBucketLimiter({ ...config.limits.rateLimit, clock });
+  const local = createApp({ config, sources: deps.sources, clock, logger, pagante, rateLimiter });
+  const base = config.basePath;
+
+  const forward: Handler<AppEnv> = async (c) => {
+    // A fresh ArrayBuffer-backed copy (readBodyBytes builds one): sent on to the object as the body.
+    const bytes = (await readBodyBytes(c.req.raw, config.limits.bodyBytes)) as Uint8Array<ArrayBuffer>;
+    const body = await readJsonBody(new Request(c.req.url, { method: "POST", body: bytes }), config.limits.bodyBytes);
+    const parsed = parseSearchRequest(body, { airports, now: new Date(clock.now()) });
+    if (parsed.kind === "invalid") throw new InvalidRequest(parsed.campos);
+    const headers = new Headers(c.req.raw.headers);
+    headers.delete(HIDDEN_CASH_HEADER);
+    headers.delete("content-length");
+    headers.set("x-request-id", c.get("requestId"));
+    let object: DurableObjectId | undefined;
+    if (parsed.kind === "query") {
+      const hidden = await pagante.hiddenCashAirlines();
+      object = searches.idFromName(searchKey(c.get("principal").tenant, parsed.query, hidden));
+      headers.set(HIDDEN_CASH_HEADER, hidden.join(","));
+    } else {
+      object = objectOfPoll(searches, parsed.token);
+      if (object === undefined) throw new UnknownSearch(pollField(body));
+    }
+    return searches.get(object).fetch(new Request(c.req.url, { method: "POST", headers, body: bytes }));
+  };
+
+  const front = new Hono<AppEnv>();
+  const origins = config.cors.origins;
+  const checks = [
+    requestLog(logger, clock),
+    ...(origins === "*" || origins.length > 0
+      ? [
+          cors({
+            origin: origins === "*" ? "*" : [...origins],
+            allowMethods: ["GET", "POST", "PUT", "OPTIONS"],
+            allowHeaders: ["Authorization", "Content-Type", "Last-Event-ID", "X-Admin-Key", "X-Request-Id"],
+            exposeHeaders: ["Retry-After", "X-Request-Id", "WWW-Authenticate"],
+            maxAge: config.cors.maxAgeSeconds,
+          }),
+        ]
+      : []),
+    bearerAuth(createAuthenticator(config, clock)),
+    rateLimit(rateLimiter),
+  ] as const;
+  front.post(`${base}/ConsultaAereo/Consultar`, ...checks, forward);
+  front.post(`${base}/ConsultaAereo/Stream`, ...checks, forward);
+  front.all("*", (c) => local.fetch(c.req.raw));
+  front.onError((err, c: Context<AppEnv>) => {
+    const e = isServiceError(err) ? err : new InternalError(err);
+    if (!isServiceError(err)) logger.log({ level: "error", msg: "unhandled", requestId: c.get("requestId"), error: err.stack ?? `${err.name}: ${err.message}` });
+    const { status, headers, body } = toErrorResponse(e, c.get("requestId"));
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    return c.json(body, status);
+  });
+  return front;
+};
