@@ -57,7 +57,7 @@ describe("upstream and store settings", () => {
       "upstream.url: must be an http(s) URL, e.g. https://upstream.example/api (from VOAR_UPSTREAM_URL)",
     ]);
     expect(errorsOf({ upstream: { url: "https://up.example/api", token: "t", airlines: [1, 1300] } })).toEqual([
-      "upstream.airlines: must hold only single-airline Companhia ids (1, 2, 3, 11, 13, 22, 26)",
+      "upstream.airlines: must hold only single-airline Companhia ids (1, 2, 3, 11, 13, 22, 26, 34, 1200)",
     ]);
     expect(errorsOf({ upstream: { url: "https://up.example/api", token: "t", airlines: [2, 2] } })).toEqual(["upstream.airlines: names an airline twice"]);
     expect(errorsOf({}, { VOAR_UPSTREAM_AIRLINES: "1,tap" })).toEqual(['VOAR_UPSTREAM_AIRLINES: each item must be a Companhia id (e.g. 1,2,3), got "tap"']);
@@ -89,6 +89,8 @@ describe("upstreamSourcesFor", () => {
       "upstream:copa",
       "upstream:american-airlines",
       "upstream:iberia",
+      "upstream:livelo",
+      "upstream:interline",
       "upstream:otas",
     ]);
     expect(sources.at(-1)?.kind).toBe("ota");

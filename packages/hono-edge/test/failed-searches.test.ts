@@ -5,13 +5,17 @@
  */
 import { BusinessError, HttpStatusError, PermissionDenied, type SourceError } from "@voar/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { FAILED_REJOIN_MS } from "../src/search/search-change.js";
 import { consultar, fastSources, NOW, QUERY, testApp } from "./support/app.js";
 import { countCalls } from "./support/wire.js";
 
 beforeEach(() => vi.useFakeTimers({ now: NOW }));
 afterEach(() => vi.useRealTimers());
 
-const MODE_A = ["latam", "gol", "azul", "tap", "copa", "american", "iberia"];
+/** The simulator's Mode A sources (every airline and programme). */
+const MODE_A = fastSources()
+  .filter((s) => s.kind === "airline")
+  .map((s) => s.id);
 const every = (error: SourceError) => Object.fromEntries(MODE_A.map((id) => [id, { error }]));
 
 /** An app whose sources fail as given, counting the calls each source gets. */
@@ -60,6 +64,10 @@ describe("a failed search is not replayed for the whole TTL", () => {
     const { app, calls } = appWith({ failures: every(new BusinessError({ detail: "x" })) });
     const failedToken = await finished(app);
     expect(calls.total()).toBe(MODE_A.length);
+    // A client re-sending its body within the window receives the failure (a legacy client polls every 10 s).
+    const seen = await consultar(app, QUERY);
+    expect([seen.status, seen.body.Token, calls.total()]).toEqual([502, failedToken, MODE_A.length]);
+    await vi.advanceTimersByTimeAsync(FAILED_REJOIN_MS);
     const again = await consultar(app, QUERY);
     expect(again.body.Token).not.toBe(failedToken);
     expect(again.body).toMatchObject({ Success: true, Completed: false });

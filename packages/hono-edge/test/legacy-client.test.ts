@@ -171,7 +171,7 @@ describe("a legacy axios client, unchanged", () => {
   });
 
   it("a search in which every airline failed is 200 + Success false (FALHA_FORNECEDOR), real status 502", async () => {
-    const failures = Object.fromEntries(["latam", "gol", "azul", "tap", "copa", "american", "iberia"].map((id) => [id, { error: new BusinessError({ detail: "fora do ar" }) }]));
+    const failures = Object.fromEntries(fastSources().filter((s) => s.kind === "airline").map((s) => s.id).map((id) => [id, { error: new BusinessError({ detail: "fora do ar" }) }]));
     const { app } = testApp({ sources: fastSources({ failures }), configInput: legacyAgency });
     const answers = await legacyClient(app).buscar(LEGACY_BODY);
     const last = answers.at(-1)!;

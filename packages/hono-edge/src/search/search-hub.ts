@@ -27,7 +27,7 @@ export interface SearchHubOptions {
   readonly ttlMs: number;
   /**
    * How long a completed search in which a source failed with a retryable error is shared with new requests
-   * for the same query; one that failed as a whole is never shared (see `rejoinWindowMs`).
+   * for the same query; one that failed as a whole only briefly (see `rejoinWindowMs`).
    */
   readonly failedTtlMs: number;
 }
