@@ -57,7 +57,7 @@ const SearchSettingsSchema = z.strictObject({
   ttlMs: z.int().min(0).max(86_400_000).default(600_000),
   /**
    * How long a completed search in which some source failed with a retryable error is shared with new
-   * requests for the same query (30 s; capped by `ttlMs`). A search that failed as a whole is never shared.
+   * requests for the same query (30 s; capped by `ttlMs`). A search that failed as a whole is shared for at most 12 s (see `rejoinWindowMs`).
    */
   failedTtlMs: z.int().min(0).max(86_400_000).default(30_000),
   /** How long the instance running a search holds it without a sign of life before another may take over. */
