@@ -32,7 +32,7 @@ describe("voar search --base-url against the demo server", () => {
     const { code, out, err } = await run(["search", "CNF", "SDU", ida, "--base-url", demo.apiUrl, "--token", demo.config.apiKey]);
     expect(err).toBe("");
     expect(code).toBe(0);
-    expect(out).toMatch(/\[ ?\d+\/7\] LATAM\s+concluída, \d+ itens/);
+    expect(out).toMatch(/\[ ?\d+\/8\] LATAM\s+concluída, \d+ itens/);
     expect(out).toMatch(/Página 1 de \d+ · \d+ grupos de preço/);
   });
 
@@ -55,7 +55,7 @@ describe("voar search --base-url against the demo server", () => {
   it("--modo b compares OTAs and names the OTA that failed", async () => {
     const table = await run(["search", "CNF", "SDU", ida, "--modo", "b", "--base-url", demo.apiUrl, "--token", demo.config.apiKey]);
     expect(table.code).toBe(0);
-    expect(table.out).toMatch(/Bilhete Fácil\s+falhou: fornecedor em manutenção/);
+    expect(table.out).toMatch(/Bilhete Fácil\s+falhou: O fornecedor recusou a consulta\./);
     expect(table.out).toContain("Atenção: Bilhete Fácil não respondeu; os resultados abaixo vêm das demais fontes.");
     const json = await run(["search", "CNF", "SDU", ida, "--modo", "b", "--json", "--base-url", demo.apiUrl, "--token", demo.config.apiKey]);
     expect(ModeBEnvelopeSchema.parse(JSON.parse(json.out)).Data[0]!.Ida.some((o) => (o.Outros?.length ?? 0) > 0)).toBe(true);
