@@ -1,18 +1,19 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { createFakeUpstream, liveBackend, serveOnNode, type ConsultarBackend } from "@voar/testing";
 import { createSimulator } from "@voar/testing/simulator";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { daysAhead, type Envelope } from "../contract/contract-target.js";
 import { connectRedis, countKeys, deleteKeys, REDIS_URL, testPrefix } from "../redis/support/redis-harness.js";
 import { startRuntime, type RuntimeServer } from "../runtimes/support/runtime-process.js";
-import { buildAndDeploy, composeServices, dockerfile, execForm, interpolate, REPO_DIR, type ComposeService } from "./support/deploy-files.js";
+import { buildAndDeploy, composeServices, dockerfile, execForm, interpolate, REPO_DIR, resolveFrom, type ComposeService } from "./support/deploy-files.js";
 
 // The deployment as shipped: compose.yaml's voar-server services, each started as the image would start it
-// (the Dockerfile's CMD, from the production copy its build stage makes, with the service's environment as
-// compose would interpolate it) but as Node processes on this machine, since there is no Docker engine
-// here. Only the Redis URL is rewritten to this machine's Redis, under a prefix of the test's own.
+// (the Dockerfile's CMD, from the production copy of apps/server its build stage makes, with the service's
+// environment as compose would interpolate it) but as Node processes on this machine, since there is no
+// Docker engine here. Only the Redis URL is rewritten to this machine's Redis, under a prefix of the test's own.
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -186,11 +187,21 @@ describe("the Dockerfile", () => {
     expect(one("EXPOSE")).toBe("8787");
     const file = commandFile();
     expect(existsSync(file), file).toBe(true);
-    const entry = /import\(["'](.+?)["']\)/.exec(readFileSync(file, "utf8"));
-    expect(existsSync(path.resolve(path.dirname(file), entry![1]!)), "the binary's entry was built").toBe(true);
-    // The copy's manifests were rewritten for production, the workspace's own left as they were.
-    const manifest = (p: string) => JSON.parse(readFileSync(p, "utf8")) as { exports: Record<string, unknown>; publishConfig?: unknown };
-    expect(manifest(path.join(app, "node_modules/@voar/core/package.json")).exports["."]).toMatchObject({ import: "./dist/index.js" });
+    // The binary imports hono-edge's Node entry, which resolves, from the copy, to the built JavaScript.
+    const entry = /import\(["'](.+?)["']\)/.exec(readFileSync(file, "utf8"))![1]!;
+    const entryFile = fileURLToPath(resolveFrom(path.dirname(file), entry));
+    expect(entryFile, "the binary's entry is built JavaScript").toMatch(/[\\/]dist[\\/]node\.js$/);
+    expect(existsSync(entryFile), "the binary's entry was built").toBe(true);
+    // What the entry imports, also what it loads only when configured (the simulator; ioredis for the Redis
+    // store), is in the copy, the workspace packages as built JavaScript: their manifests were rewritten for
+    // production, the workspace's own left as they were.
+    for (const dependency of ["@voar/core", "@voar/http-adapter", "@voar/testing/simulator", "ioredis"]) {
+      const resolved = fileURLToPath(resolveFrom(path.dirname(entryFile), dependency));
+      expect(existsSync(resolved), dependency).toBe(true);
+      expect(resolved.startsWith(app), `${dependency} is in the copy`).toBe(true);
+      if (dependency.startsWith("@voar/")) expect(resolved, dependency).toMatch(/[\\/]dist[\\/].*\.js$/);
+    }
+    const manifest = (p: string) => JSON.parse(readFileSync(p, "utf8")) as { publishConfig?: unknown };
     expect(manifest(path.join(REPO_DIR, "packages/core/package.json")).publishConfig).toBeDefined();
   });
 

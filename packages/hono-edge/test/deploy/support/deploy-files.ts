@@ -1,7 +1,8 @@
 /**
  * What the deployment files say, read as Docker would read them: compose.yaml's services (YAML merge keys,
  * `${VAR:-default}` interpolation) and the Dockerfile's instructions. And the production copy of the
- * package, made by the same script the image's build stage runs.
+ * deployable app (`apps/server`, `@voar/server`: hono-edge's Node entry and the packages it loads when
+ * configured), made by the same script the image's build stage runs.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -11,6 +12,8 @@ import { parse } from "yaml";
 import { PACKAGE_DIR } from "../../runtimes/support/runtime-binaries.js";
 
 export const REPO_DIR = path.resolve(PACKAGE_DIR, "../..");
+/** The app the image is made of. */
+export const SERVER_APP_DIR = path.join(REPO_DIR, "apps", "server");
 
 /** A service of compose.yaml: its environment as given (not yet interpolated), and its command if any. */
 export interface ComposeService {
@@ -80,12 +83,16 @@ export const dockerfile = (file = path.join(REPO_DIR, "Dockerfile")): Instructio
 export const execForm = (args: string): string[] => JSON.parse(args.slice(args.indexOf("["))) as string[];
 
 /**
- * Builds the package and its workspace dependencies, then makes the production copy with `scripts/deploy.ts`,
+ * Builds the app's workspace dependencies, then makes the production copy with the app's `scripts/deploy.ts`,
  * as the image's build stage does. Returns the copy's directory (the image's `/app`).
  */
 export const buildAndDeploy = (): string => {
-  execFileSync("pnpm", ["--filter", "@voar/hono-edge...", "build"], { cwd: REPO_DIR, stdio: "pipe" });
+  execFileSync("pnpm", ["--filter", "@voar/server...", "build"], { cwd: REPO_DIR, stdio: "pipe" });
   const target = path.join(mkdtempSync(path.join(tmpdir(), "voar-deploy-")), "app");
-  execFileSync(path.join(PACKAGE_DIR, "node_modules/.bin/tsx"), ["scripts/deploy.ts", target], { cwd: PACKAGE_DIR, stdio: "pipe" });
+  execFileSync(path.join(SERVER_APP_DIR, "node_modules/.bin/tsx"), ["scripts/deploy.ts", target], { cwd: SERVER_APP_DIR, stdio: "pipe" });
   return target;
 };
+
+/** Where Node resolves `specifier` from the directory `from` (a `file:` URL), as an import there would. */
+export const resolveFrom = (from: string, specifier: string): string =>
+  execFileSync(process.execPath, ["--input-type=module", "-e", `process.stdout.write(import.meta.resolve(${JSON.stringify(specifier)}))`], { cwd: from, encoding: "utf8" });
