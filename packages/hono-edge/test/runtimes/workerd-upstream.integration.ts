@@ -205,4 +205,15 @@ describe("workerd on a real upstream (VOAR_UPSTREAM_* bindings, @voar/http-adapt
       expect(text).not.toContain("invalid_grant");
     }
   });
+
+  it("an upstream login without its password secret answers ERRO_INTERNO, not a stack trace, and asks the upstream nothing", async () => {
+    const upstream = await startUpstream(200);
+    const { VOAR_UPSTREAM_PASSWORD: _forgotten, ...bindings } = upstreamBindings(upstream);
+    const { server } = await start(bindings);
+    const { status, text, body } = await consultar(server, { Origem: "CNF", Destino: "GRU", Ida: daysAhead(20) });
+    expect(status).toBe(500);
+    expect(body).toMatchObject({ Success: false, Completed: true, Erro: { Codigo: "ERRO_INTERNO" } });
+    expect(text).not.toContain(ACCOUNT.username);
+    expect(upstream.fake.stats).toEqual({ logins: 0, searches: 0, unauthorized: 0 });
+  });
 });
