@@ -29,7 +29,7 @@ const int = (env: Env, name: string, fallback: number | undefined): number | und
   return n;
 };
 
-/** What a runtime entry needs from its environment: the validated configuration, the simulator, where to listen. */
+/** What a runtime entry needs from its environment: the validated configuration, the simulator (made on first use), where to listen. */
 export interface EntrySetup {
   readonly config: ServiceConfig;
   readonly simulator: Simulator;
@@ -49,9 +49,13 @@ export const entrySetup = (env: Env): EntrySetup => {
   if (!result.ok) throw new ConfigError(result.errors);
   const latencyMs = int(env, ENTRY_VARS.simulatorLatencyMs, undefined);
   const seed = int(env, ENTRY_VARS.simulatorSeed, undefined);
+  let simulator: Simulator | undefined;
   return {
     config: result.config,
-    simulator: createSimulator({ ...(latencyMs === undefined ? {} : { latencyMs }), ...(seed === undefined ? {} : { seed }) }),
+    // Made when first asked for: an entry on a real upstream never builds it.
+    get simulator() {
+      return (simulator ??= createSimulator({ ...(latencyMs === undefined ? {} : { latencyMs }), ...(seed === undefined ? {} : { seed }) }));
+    },
     port: int(env, ENTRY_VARS.port, 8787) ?? 8787,
     hostname: text(env, ENTRY_VARS.hostname) ?? "0.0.0.0",
   };

@@ -3,6 +3,9 @@
  * the Worker's bindings (`VOAR_*` variables, see `entry-env.ts`; `wrangler.toml` declares them). Bundle it
  * with `pnpm --filter @voar/hono-edge bundle:workerd` (dist/workerd.js) and deploy with wrangler.
  *
+ * Flights come from the upstream of the configuration (`VOAR_UPSTREAM_*`, through `@voar/http-adapter/fetch`)
+ * or, without one, the embedded simulator: see `workerd-sources.ts`.
+ *
  * A Worker's isolates share no memory, so searches do not live in the Worker: each search identity has a
  * Durable Object (`SEARCHES` binding, class {@link SearchObject}) that runs its search, keeps it in its
  * storage, and serves its polls and SSE stream wherever they arrive. The Worker answers the rest itself and
@@ -45,11 +48,19 @@ const failure = (e: unknown): Response => {
 
 let front: { readonly fetch: (request: Request) => Response | Promise<Response> } | undefined;
 
+/** The isolate's front, made once: it says once what the Worker searches (upstream or simulator). */
+const frontOf = (env: WorkerEnv, searches: DurableObjectNamespace) => {
+  const config = configOf(env);
+  const { backend, sources } = sourcesFor(env);
+  jsonLinesLogger().log({ level: "info", msg: "worker.ready", backend, sources: sources.map((s) => s.id) });
+  return createWorkerFront({ config, sources, searches });
+};
+
 export default {
   async fetch(request: Request, env: WorkerEnv, _ctx: WorkerContext): Promise<Response> {
     try {
       if (!env.SEARCHES) throw new ConfigError(["SEARCHES: the Durable Object binding of SearchObject is missing (see wrangler.toml)"]);
-      front ??= createWorkerFront({ config: configOf(env), sources: sourcesFor(env), searches: env.SEARCHES });
+      front ??= frontOf(env, env.SEARCHES);
     } catch (e) {
       return failure(e);
     }
@@ -62,7 +73,9 @@ export class SearchObject {
   private readonly core: SearchObjectCore;
 
   constructor(state: DurableObjectState, env: WorkerEnv) {
-    this.core = new SearchObjectCore(state, { config: configOf(env), sources: sourcesFor(env) });
+    // Its own sources, made once for the instance's life (see `sourcesFor`): on an upstream, one login
+    // session for every search and poll this object runs, none made per request.
+    this.core = new SearchObjectCore(state, { config: configOf(env), sources: sourcesFor(env).sources });
   }
 
   fetch(request: Request): Promise<Response> {
