@@ -49,6 +49,19 @@ export interface FilterView {
   readonly total: number;
 }
 
+/**
+ * Price groups per filter value over the whole result set: each number is the `totalItems` that filter
+ * value alone gives (a group with a nonstop and a one-stop alternative counts under both stops).
+ */
+export interface GroupCounts {
+  /** [stops bucket (2 = two or more), groups], ascending. */
+  readonly stops: readonly (readonly [number, number])[];
+  /** [validating airline IATA, groups], by IATA. */
+  readonly airlines: readonly (readonly [string, number])[];
+  readonly miles: number;
+  readonly cash: number;
+}
+
 /** Mode A `meta`, over the whole result set. */
 export interface MetaView {
   /** Airports referenced by the results, with whether each is only a connection (`stop`). */
@@ -59,6 +72,8 @@ export interface MetaView {
   readonly way: FilterView;
   /** Present for a round trip. */
   readonly back?: FilterView | undefined;
+  /** Price groups per filter value. */
+  readonly counts: GroupCounts;
 }
 
 /** Pagination of a Mode A answer (decisions.md names). */
