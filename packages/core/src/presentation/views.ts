@@ -20,11 +20,17 @@ export interface PriceGroupView {
   readonly passengers: Passengers;
 }
 
-/** A Mode B comparison: one flight, its cheapest offer, and the other sellers' offers sorted by price. */
+/**
+ * A Mode B comparison: one flight, its cheapest offer, that seller's other fares for it, and the other
+ * sellers' offers, each sorted by price.
+ */
 export interface ComparisonView {
   /** The flight identity key. */
   readonly id: string;
   readonly main: Offer;
+  /** The main seller's other offers for the flight (fare options: Plus, Max...), cheapest first. */
+  readonly fareOptions: readonly Offer[];
+  /** Offers of OTHER sellers only (spec 1, 2.6), cheapest first. */
   readonly others: readonly Offer[];
   readonly passengers: Passengers;
 }
