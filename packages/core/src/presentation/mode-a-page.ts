@@ -163,20 +163,23 @@ const oneWayPage = (s: SearchSnapshot, page: number, askedSize: number | "all", 
 const pairsCache = new WeakMap<SearchSnapshot, Map<string, readonly RoundTripPair[]>>();
 
 /** The round-trip pairs passing a view, in its order; once per snapshot version and view. */
-const viewPairs = (s: SearchSnapshot, view: ResultView): readonly RoundTripPair[] => {
+const viewPairs = (s: SearchSnapshot, view: ResultView, airports: AirportDirectory): readonly RoundTripPair[] => {
   const k = viewKey(view);
   let byView = pairsCache.get(s);
   const cached = byView?.get(k);
   if (cached) return cached;
   const f = view.filters;
-  const all = roundTripPairs(s);
+  const all = roundTripPairs(s, airports);
   const kept: RoundTripPair[] = hasFilters(f)
     ? all
         .map((p): RoundTripPair | undefined => {
-          if (!groupValuesMatch(f, p.out.carrier.iata, p.out.cash) || !priceMatches(f, p.price)) return undefined;
-          const outbound = p.outbound.filter((o) => itineraryMatches(f, o));
-          const inbound = p.inbound.filter((o) => itineraryMatches(f, o));
-          return outbound.length > 0 && inbound.length > 0 ? { ...p, outbound, inbound } : undefined;
+          if (!groupValuesMatch(f, p.carrier.iata, p.cash) || !priceMatches(f, p.price)) return undefined;
+          // Only combinations whose both halves pass, so what is listed still combines at the group's price.
+          const combos = p.combos.filter(([o, r]) => itineraryMatches(f, o) && itineraryMatches(f, r));
+          if (combos.length === 0) return undefined;
+          const outIds = new Set(combos.map(([o]) => o.id));
+          const backIds = new Set(combos.map(([, r]) => r.id));
+          return { ...p, combos, outbound: p.outbound.filter((o) => outIds.has(o.id)), inbound: p.inbound.filter((r) => backIds.has(r.id)) };
         })
         .filter((p): p is RoundTripPair => p !== undefined)
     : all.slice();
@@ -212,20 +215,20 @@ const pairOrder = (sort: ResultView["sort"]) => (a: RoundTripPair, b: RoundTripP
 const countsCache = new WeakMap<SearchSnapshot, GroupCounts>();
 
 /** Counts of filter values over every round-trip pair: each is the total that filter alone gives. */
-const roundTripCounts = (s: SearchSnapshot): GroupCounts => {
+const roundTripCounts = (s: SearchSnapshot, airports: AirportDirectory): GroupCounts => {
   const cached = countsCache.get(s);
   if (cached) return cached;
   const stops = new Map<number, number>();
   const airlines = new Map<string, number>();
   let miles = 0;
   let cash = 0;
-  for (const p of roundTripPairs(s)) {
+  for (const p of roundTripPairs(s, airports)) {
     for (let b = 0; b <= 2; b++) {
-      const has = (offers: readonly Offer[]) => offers.some((o) => Math.min(o.itinerary.stops, 2) === b);
-      if (has(p.outbound) && has(p.inbound)) stops.set(b, (stops.get(b) ?? 0) + 1);
+      const has = (o: Offer) => Math.min(o.itinerary.stops, 2) === b;
+      if (p.combos.some(([o, r]) => has(o) && has(r))) stops.set(b, (stops.get(b) ?? 0) + 1);
     }
-    airlines.set(p.out.carrier.iata, (airlines.get(p.out.carrier.iata) ?? 0) + 1);
-    if (p.out.cash) cash++;
+    airlines.set(p.carrier.iata, (airlines.get(p.carrier.iata) ?? 0) + 1);
+    if (p.cash) cash++;
     else miles++;
   }
   const counts: GroupCounts = {
@@ -261,18 +264,19 @@ export const modeAPage = (
     const meta = metaOf(s, airports, RedBlackTree.size(s.outbound.order), () => oneWayCounts(s.outbound));
     return { flights: r.flights, pagination: pageOf(r.totalItems, page, r.pageSize), meta, view };
   }
-  const pairs = viewPairs(s, view);
+  const pairs = viewPairs(s, view, airports);
   const totalItems = pairs.length;
   const pageSize = sizeOf(askedSize, totalItems);
   const start = (page - 1) * pageSize;
   const flights: PriceGroupView[] = pairs.slice(start, start + pageSize).map((p) => ({
     id: p.id,
-    airlineId: p.out.airlineId,
-    validatingCarrier: p.out.carrier,
+    airlineId: p.airlineId,
+    validatingCarrier: p.carrier,
     outbound: p.outbound,
     inbound: p.inbound,
+    pricedBy: p.combos[0],
     passengers,
   }));
-  const meta = metaOf(s, airports, roundTripPairs(s).length, () => roundTripCounts(s));
+  const meta = metaOf(s, airports, roundTripPairs(s, airports).length, () => roundTripCounts(s, airports));
   return { flights, pagination: pageOf(totalItems, page, pageSize), meta, view };
 };

@@ -17,6 +17,11 @@ export interface PriceGroupView {
   readonly outbound: readonly Offer[];
   /** Return alternatives of a round trip (sorted by departure); undefined for one-way. */
   readonly inbound?: readonly Offer[] | undefined;
+  /**
+   * Round trip: one outbound and one return offer that combine at the group's price (its fare group is
+   * theirs). Absent: the first outbound (and first return) alternative.
+   */
+  readonly pricedBy?: readonly [Offer, Offer] | undefined;
   readonly passengers: Passengers;
 }
 

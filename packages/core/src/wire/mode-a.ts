@@ -115,8 +115,8 @@ const shortest = (offers: readonly Offer[] | undefined): number =>
 /**
  * Writes a Mode A price group as one `flights[]` element (spec 2.4).
  *
- * The group's price is its first outbound offer plus, for a round trip, its first return offer: every
- * alternative of a group has the same price. Sums are done in centavos and divided once, so the wire decimals
+ * The group's price is its first outbound offer (one-way: every alternative has the same price) or, for a
+ * round trip, the sum of the outbound and return offers that combine at it (`pricedBy`). Sums are done in centavos and divided once, so the wire decimals
  * are exact to the centavo. `typeFlight` is 1 (`"Ida"`) for one-way and 2 (`"IdaVolta"`) for a round trip;
  * `segmentsBack` is `null` for one-way, as real answers write it.
  *
@@ -124,7 +124,7 @@ const shortest = (offers: readonly Offer[] | undefined): number =>
  * const flights = page.groups.map(toWireFlight);
  */
 export const toWireFlight = (view: PriceGroupView): ModeAFlight => {
-  const priced = [view.outbound[0], view.inbound?.[0]].filter((o): o is Offer => o !== undefined);
+  const priced = (view.pricedBy ?? [view.outbound[0], view.inbound?.[0]]).filter((o): o is Offer => o !== undefined);
   const total = sumCentavos(priced.map((o) => o.total));
   const taxes = sumCentavos(priced.map((o) => o.taxes));
   const company = sumCentavos(priced.map((o) => o.airlinePrice));

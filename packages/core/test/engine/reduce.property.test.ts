@@ -89,7 +89,8 @@ describe("reduce (properties)", () => {
           expect(page.pagination.totalItems).toBe(first.pagination.totalItems);
           for (const f of page.flights) {
             seen.push(f.id);
-            prices.push(f.outbound[0]!.total.amount + (f.inbound?.[0]?.total.amount ?? 0));
+            const [o, r] = f.pricedBy ?? [f.outbound[0]!, undefined];
+            prices.push(o.total.amount + (r?.total.amount ?? 0));
           }
         }
         expect(new Set(seen).size).toBe(seen.length);
