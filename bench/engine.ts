@@ -1,11 +1,13 @@
 /**
  * Engine benchmark (issue: core). Prints, from one run:
  *  - incremental ingestion (N offers as N/100 batches) against one-shot ingestion (one batch): target <= 1.5x;
- *  - producing page 1 of a large result against page 1 of a 100x smaller one: target <= 3x.
+ *  - producing page 1 of a large result against page 1 of a 100x smaller one: target <= 3x;
+ *  - the same with a filter (one airline, nonstops) and a sort (earliest departure), each on a new version: target <= 3x.
  */
 import { reduce } from "../packages/core/src/engine/reduce.js";
 import { initialSnapshot, type SearchSnapshot } from "../packages/core/src/engine/snapshot.js";
 import { modeAPage } from "../packages/core/src/presentation/mode-a-page.js";
+import type { ResultView } from "../packages/core/src/presentation/result-view.js";
 import { airports } from "../packages/core/src/airports/index.js";
 import type { Offer } from "../packages/core/src/domain/offer.js";
 import type { SearchQuery } from "../packages/core/src/domain/query.js";
@@ -67,7 +69,11 @@ export interface EngineFigures {
   readonly small: number;
   readonly page: { anchor: Figure; subject: Figure; ratio: Figure };
   readonly freshPage: { anchor: Figure; subject: Figure; ratio: Figure };
+  readonly filteredPage: { anchor: Figure; subject: Figure; ratio: Figure };
 }
+
+/** The view of the filtered-page row: one airline's nonstops, earliest departure first. */
+export const BENCH_VIEW: ResultView = { filters: { airlines: ["G3"], stops: [0] }, sort: "departure" };
 
 export const runEngineBench = async (quick = isQuick()): Promise<EngineFigures> => {
   const runs = quick ? 5 : 7;
@@ -97,7 +103,13 @@ export const runEngineBench = async (quick = isQuick()): Promise<EngineFigures> 
     (s) => { for (const snap of s.small) modeAPage(snap, 1, 10, airports); },
     (s) => { for (const snap of s.big) modeAPage(snap, 1, 10, airports); },
   );
-  return { offers: n, batches, ingestion, large, small, page, freshPage };
+  const filteredPage = await sideBySide(
+    runs,
+    () => ({ small: Array.from({ length: 50 }, () => bump(smallSnap)), big: Array.from({ length: 50 }, () => bump(bigSnap)) }),
+    (s) => { for (const snap of s.small) modeAPage(snap, 1, 10, airports, BENCH_VIEW); },
+    (s) => { for (const snap of s.big) modeAPage(snap, 1, 10, airports, BENCH_VIEW); },
+  );
+  return { offers: n, batches, ingestion, large, small, page, freshPage, filteredPage };
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -108,4 +120,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`page 1 of ${f.small} flights (x200):   ${fmt(f.page.anchor)}`);
   console.log(`page 1 of ${f.large} flights (x200): ${fmt(f.page.subject)}`);
   console.log(`  ratio large/small: ${fmt(f.page.ratio, "x")}  (target <= 3x)`);
+  console.log(`page 1 of ${f.small} flights, filter + sort, new version (x50):   ${fmt(f.filteredPage.anchor)}`);
+  console.log(`page 1 of ${f.large} flights, filter + sort, new version (x50): ${fmt(f.filteredPage.subject)}`);
+  console.log(`  ratio large/small: ${fmt(f.filteredPage.ratio, "x")}  (target <= 3x)`);
 }

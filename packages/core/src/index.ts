@@ -82,6 +82,17 @@ export { effectToObservable } from "./engine/effect-bridge.js";
 
 // Presentation
 export { modeAPage, type ModeAPage } from "./presentation/mode-a-page.js";
+export {
+  BEST_CENTAVOS_PER_MINUTE,
+  DEFAULT_VIEW,
+  SORT_KEYS,
+  viewKey,
+  type DirectionTimes,
+  type ResultFilters,
+  type ResultView,
+  type SortKey,
+  type TimeWindow,
+} from "./presentation/result-view.js";
 export { modeBResult, singleAirlineResult, type ModeBResult } from "./presentation/mode-b-result.js";
 export { snapshotToEnvelope, type EnvelopeOptions, type SearchFailure, type SearchSuccess } from "./presentation/to-envelope.js";
 export type { ComparisonView, FilterView, MetaView, PageView, PriceGroupView } from "./presentation/views.js";
@@ -91,6 +102,7 @@ export { parseSearchRequest, DEFAULT_PAGE_SIZE, type InvalidRequest, type Parsed
 export type { RequestCompat } from "./wire/request-legacy.js";
 export { ConsultarBodySchema, PollRequestSchema, SearchRequestSchema } from "./wire/request-schema.js";
 export { todayInSaoPaulo } from "./wire/request-dates.js";
+export { filtrosOf, FiltrosSchema, OrdenacaoSchema, readResultView, SORT_WIRE, VIEW_MESSAGES } from "./wire/request-view.js";
 export { wireRequestOf } from "./wire/request-body.js";
 
 // Wire: answers we write

@@ -23,7 +23,7 @@ export const prepareLocalSearch = (body: Record<string, unknown>, options: { see
   const searchId = `cli-${Date.now().toString(36)}`;
   let n = 0;
   const answers$ = search(parsed.query, simulator.sources).pipe(
-    map((s) => snapshotToEnvelope(s, { searchId, requestId: `${searchId}-${++n}`, page: parsed.page, pageSize: parsed.pageSize, airports }).body as AnyEnvelope),
+    map((s) => snapshotToEnvelope(s, { searchId, requestId: `${searchId}-${++n}`, page: parsed.page, pageSize: parsed.pageSize, airports, view: parsed.view }).body as AnyEnvelope),
   );
   return { kind: "ready", answers$ };
 };

@@ -9,6 +9,12 @@ export interface SearchFlags {
   readonly bebes: string;
   readonly pagina: string;
   readonly porPagina: string;
+  readonly ordenar?: string;
+  readonly paradas?: string;
+  readonly companhias?: string;
+  readonly pagamento?: string;
+  readonly duracaoMaxima?: string;
+  readonly precoMaximo?: string;
 }
 
 /** Flag of each request field, so that a field error points at what the person typed. */
@@ -23,11 +29,37 @@ export const FLAG_OF: Readonly<Record<string, string>> = {
   Bebes: "--bebes",
   NumeroPagina: "--pagina",
   QuantidadePorPagina: "--por-pagina",
+  Ordenacao: "--ordenar",
+  Filtros: "--paradas/--companhias/--pagamento/--duracao-maxima/--preco-maximo",
+  "Filtros.Paradas": "--paradas",
+  "Filtros.Companhias": "--companhias",
+  "Filtros.Pagamento": "--pagamento",
+  "Filtros.DuracaoMaxima": "--duracao-maxima",
+  "Filtros.PrecoMaximo": "--preco-maximo",
 };
 
 const MODES: Readonly<Record<string, number>> = { a: -1, todas: -1, b: 1300, otas: 1300, latam: 1, gol: 2, azul: 3, tap: 11, copa: 13, american: 22, iberia: 26 };
 
 const asNumber = (text: string): number | string => (/^-?\d+$/.test(text.trim()) ? Number(text) : text);
+
+const list = (text: string): (number | string)[] =>
+  text
+    .split(",")
+    .map((x) => x.trim())
+    .filter((x) => x !== "")
+    .map(asNumber);
+
+/** The `Filtros` member of the flags given, or undefined when none is. The service validates the values. */
+const filtrosOf = (flags: SearchFlags): Record<string, unknown> | undefined => {
+  const f: Record<string, unknown> = {
+    ...(flags.paradas === undefined ? {} : { Paradas: list(flags.paradas) }),
+    ...(flags.companhias === undefined ? {} : { Companhias: list(flags.companhias) }),
+    ...(flags.pagamento === undefined ? {} : { Pagamento: flags.pagamento }),
+    ...(flags.duracaoMaxima === undefined ? {} : { DuracaoMaxima: asNumber(flags.duracaoMaxima) }),
+    ...(flags.precoMaximo === undefined ? {} : { PrecoMaximo: flags.precoMaximo }),
+  };
+  return Object.keys(f).length > 0 ? f : undefined;
+};
 
 /**
  * The request body of a CLI search. Values are passed as typed, so that the service's own validation (the
@@ -44,6 +76,8 @@ export const requestFromArgs = (origem: string, destino: string, ida: string, fl
   Bebes: asNumber(flags.bebes),
   NumeroPagina: asNumber(flags.pagina),
   QuantidadePorPagina: asNumber(flags.porPagina),
+  ...(flags.ordenar === undefined ? {} : { Ordenacao: flags.ordenar }),
+  ...(filtrosOf(flags) === undefined ? {} : { Filtros: filtrosOf(flags) }),
 });
 
 /** Field errors as lines a person can act on. */

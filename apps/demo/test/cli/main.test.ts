@@ -49,6 +49,23 @@ describe("voar search", () => {
     expect(envelope.Data[0]!.flights[0]!.segmentsBack?.length).toBeGreaterThan(0);
   });
 
+  it("--paradas and --ordenar ask the search for nonstops only, shortest first, over the whole result", async () => {
+    const { code, out } = await run(["search", "CNF", "SDU", "2026-12-20", "--paradas", "0", "--ordenar", "duracao", "--por-pagina", "100", "--json"]);
+    expect(code).toBe(0);
+    const envelope = ModeAEnvelopeSchema.parse(JSON.parse(out));
+    const meta = envelope.Data[0]!.meta;
+    expect(meta).toMatchObject({ Ordenacao: "duracao", Filtros: { Paradas: [0] } });
+    expect(envelope.TotalItens).toBe(meta.Contagens.Paradas.find((p) => p.Key === 0)!.Value);
+    expect(envelope.Data[0]!.flights.every((f) => f.segments.every((s) => s.numberOfStops === 0))).toBe(true);
+  });
+
+  it("a bad filter flag is named in the error", async () => {
+    const { code, err } = await run(["search", "CNF", "SDU", "2026-12-20", "--paradas", "9", "--ordenar", "aleatorio"]);
+    expect(code).toBe(2);
+    expect(err).toContain("--paradas:");
+    expect(err).toContain("--ordenar:");
+  });
+
   it("--modo b --json gives a fare comparison with other OTAs", async () => {
     const { out } = await run(["search", "CNF", "SDU", "2026-12-20", "--modo", "b", "--json"]);
     const envelope = ModeBEnvelopeSchema.parse(JSON.parse(out));

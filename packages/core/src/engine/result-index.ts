@@ -5,6 +5,7 @@ import * as Order from "effect/Order";
 import type { Carrier, Direction } from "../domain/itinerary.js";
 import type { Offer } from "../domain/offer.js";
 import type { SearchMode } from "../domain/query.js";
+import { BEST_CENTAVOS_PER_MINUTE, stopsBucket, type SortKey } from "../presentation/result-view.js";
 import { addSorted, emptySortedStrings, type SortedStrings } from "./sorted-set.js";
 
 /**
@@ -35,6 +36,14 @@ export interface Group {
   readonly members: HashMap.HashMap<string, string>;
   /** The cheapest member's offer id. */
   readonly mainId: string;
+  /** Bit b set when a member itinerary has stops bucket b (0, 1, 2 = two or more). */
+  readonly stopsMask: number;
+  /** The shortest member itinerary, minutes. */
+  readonly minDuration: number;
+  /** The earliest local departure of a member. */
+  readonly firstDeparture: string;
+  /** The earliest local arrival of a member. */
+  readonly firstArrival: string;
 }
 
 /**
@@ -46,10 +55,44 @@ export type OrderKey = string;
 /** The order key of a group price and key. */
 export const orderKeyOf = (price: number, key: string): OrderKey => `${String(price).padStart(15, "0")}|${key}`;
 
+const pad = (n: number, width: number): string => String(n).padStart(width, "0");
+
+/** The order key of a group for each sort but price: the sort value, then price, then the stable key. */
+const secondaryKeyOf = (sort: Exclude<SortKey, "price">, g: Group): OrderKey => {
+  switch (sort) {
+    case "duration":
+      return `${pad(g.minDuration, 7)}|${pad(g.price, 15)}|${g.key}`;
+    case "departure":
+      return `${g.firstDeparture}|${pad(g.price, 15)}|${g.key}`;
+    case "arrival":
+      return `${g.firstArrival}|${pad(g.price, 15)}|${g.key}`;
+    case "best":
+      return `${pad(g.price + g.minDuration * BEST_CENTAVOS_PER_MINUTE, 15)}|${g.key}`;
+  }
+};
+
+const SECONDARY: readonly Exclude<SortKey, "price">[] = ["duration", "departure", "arrival", "best"];
+
+/** The signature of a group in the counts of its filter values: airline, payment kind, stops mask. */
+export const signatureOf = (g: Pick<Group, "carrier" | "cash" | "stopsMask">): string => `${g.carrier.iata}|${g.cash ? "C" : "M"}|${g.stopsMask}`;
+
+/** Reads a signature back. */
+export const parseSignature = (sig: string): { readonly iata: string; readonly cash: boolean; readonly stopsMask: number } => {
+  const [iata = "", pay, mask] = sig.split("|");
+  return { iata, cash: pay === "C", stopsMask: Number(mask) };
+};
+
 /** Everything known about one direction of a search, maintained incrementally. */
 export interface DirectionIndex {
   readonly groups: HashMap.HashMap<string, Group>;
   readonly order: RedBlackTree.RedBlackTree<OrderKey, string>;
+  /**
+   * The groups in the other sort orders (price groups only: Mode B and single-airline answers are not
+   * paged). Each maps an order key to the group key.
+   */
+  readonly sorted: { readonly [K in Exclude<SortKey, "price">]: RedBlackTree.RedBlackTree<OrderKey, string> };
+  /** Number of groups per {@link signatureOf}: the counts of filter values and filtered totals, in O(signatures). */
+  readonly signatures: HashMap.HashMap<string, number>;
   /** Distinct flights (by flightKey) with their number of stops. */
   readonly flights: HashMap.HashMap<string, number>;
   /** Distinct flights per number of stops. */
@@ -68,6 +111,13 @@ export interface DirectionIndex {
 export const emptyDirectionIndex = (): DirectionIndex => ({
   groups: HashMap.empty(),
   order: RedBlackTree.empty<OrderKey, string>(Order.string),
+  sorted: {
+    duration: RedBlackTree.empty<OrderKey, string>(Order.string),
+    departure: RedBlackTree.empty<OrderKey, string>(Order.string),
+    arrival: RedBlackTree.empty<OrderKey, string>(Order.string),
+    best: RedBlackTree.empty<OrderKey, string>(Order.string),
+  },
+  signatures: HashMap.empty(),
   flights: HashMap.empty(),
   stops: HashMap.empty(),
   airlines: HashMap.empty(),
@@ -116,12 +166,56 @@ const addFlight = (ix: DirectionIndex, offer: Offer): DirectionIndex => {
   };
 };
 
-const setGroup = (ix: DirectionIndex, before: Group | undefined, after: Group): DirectionIndex => {
-  let order = ix.order;
-  if (before && before.price !== after.price) order = RedBlackTree.removeFirst(order, orderKeyOf(before.price, before.key));
-  if (!before || before.price !== after.price) order = RedBlackTree.insert(order, orderKeyOf(after.price, after.key), after.key);
-  return { ...ix, groups: HashMap.set(ix.groups, after.key, after), order };
+const bump = (counts: HashMap.HashMap<string, number>, sig: string, by: number): HashMap.HashMap<string, number> => {
+  const n = Option.getOrElse(HashMap.get(counts, sig), () => 0) + by;
+  return n === 0 ? HashMap.remove(counts, sig) : HashMap.set(counts, sig, n);
 };
+
+/** Replaces a group (or adds one, `before` undefined; or removes one, `after` undefined) in every order and count. */
+const setGroup = (ix: DirectionIndex, kind: GroupingKind, before: Group | undefined, after: Group | undefined): DirectionIndex => {
+  let order = ix.order;
+  const beforeKey = before && orderKeyOf(before.price, before.key);
+  const afterKey = after && orderKeyOf(after.price, after.key);
+  if (beforeKey !== afterKey) {
+    if (beforeKey !== undefined) order = RedBlackTree.removeFirst(order, beforeKey);
+    if (afterKey !== undefined && after) order = RedBlackTree.insert(order, afterKey, after.key);
+  }
+  let sorted = ix.sorted;
+  let signatures = ix.signatures;
+  if (kind === "price-group") {
+    const next = { ...sorted };
+    for (const sort of SECONDARY) {
+      const b = before && secondaryKeyOf(sort, before);
+      const a = after && secondaryKeyOf(sort, after);
+      if (a === b) continue;
+      let tree = next[sort];
+      if (b !== undefined) tree = RedBlackTree.removeFirst(tree, b);
+      if (a !== undefined && after) tree = RedBlackTree.insert(tree, a, after.key);
+      next[sort] = tree;
+    }
+    sorted = next;
+    const bs = before && signatureOf(before);
+    const as = after && signatureOf(after);
+    if (bs !== as) {
+      if (bs !== undefined) signatures = bump(signatures, bs, -1);
+      if (as !== undefined) signatures = bump(signatures, as, 1);
+    }
+  }
+  const groups = after ? HashMap.set(ix.groups, after.key, after) : before ? HashMap.remove(ix.groups, before.key) : ix.groups;
+  return { ...ix, groups, order, sorted, signatures };
+};
+
+const withMember = (g: Group, offer: Offer): Pick<Group, "stopsMask" | "minDuration" | "firstDeparture" | "firstArrival"> => {
+  const it = offer.itinerary;
+  return {
+    stopsMask: g.stopsMask | (1 << stopsBucket(it.stops)),
+    minDuration: Math.min(g.minDuration, it.durationMinutes),
+    firstDeparture: it.departure < g.firstDeparture ? it.departure : g.firstDeparture,
+    firstArrival: it.arrival < g.firstArrival ? it.arrival : g.firstArrival,
+  };
+};
+
+const EMPTY_SUMMARY = { stopsMask: 0, minDuration: Number.POSITIVE_INFINITY, firstDeparture: "\uffff", firstArrival: "\uffff" };
 
 /** Adds an offer (new, or a refined version of one already known under the same id). */
 export const indexOffer = (ix: DirectionIndex, kind: GroupingKind, offer: Offer): DirectionIndex => {
@@ -139,6 +233,7 @@ export const indexOffer = (ix: DirectionIndex, kind: GroupingKind, offer: Offer)
       cash: offer.miles === undefined,
       members: HashMap.make([member, offer.id]),
       mainId: offer.id,
+      ...withMember(EMPTY_SUMMARY as Group, offer),
     };
   } else {
     if (kind === "price-group" && HashMap.has(before.members, member)) return addFlight(ix, offer);
@@ -148,9 +243,10 @@ export const indexOffer = (ix: DirectionIndex, kind: GroupingKind, offer: Offer)
       members: HashMap.set(before.members, member, offer.id),
       price: cheaper ? offer.total.amount : before.price,
       mainId: cheaper ? offer.id : before.mainId,
+      ...withMember(before, offer),
     };
   }
-  return addFlight(setGroup(ix, before, next), offer);
+  return addFlight(setGroup(ix, kind, before, next), offer);
 };
 
 /**
@@ -169,9 +265,7 @@ export const unindexOffer = (
   const member = memberKeyOf(kind, offer);
   if (Option.getOrUndefined(HashMap.get(before.members, member)) !== offer.id) return ix;
   const members = HashMap.remove(before.members, member);
-  if (HashMap.size(members) === 0) {
-    return { ...ix, groups: HashMap.remove(ix.groups, key), order: RedBlackTree.removeFirst(ix.order, orderKeyOf(before.price, key)) };
-  }
+  if (HashMap.size(members) === 0) return setGroup(ix, kind, before, undefined);
   let mainId = before.mainId;
   let price = before.price;
   if (mainId === offer.id) {
@@ -186,5 +280,17 @@ export const unindexOffer = (
     }
     if (kind === "price-group") price = before.price;
   }
-  return setGroup(ix, before, { ...before, members, mainId, price });
+  let summary = EMPTY_SUMMARY as Group;
+  for (const id of HashMap.values(members)) {
+    const o = lookup(id);
+    if (o) summary = { ...summary, ...withMember(summary, o) };
+  }
+  return setGroup(ix, kind, before, { ...before, members, mainId, price, ...pickSummary(summary) });
 };
+
+const pickSummary = (g: Group): Pick<Group, "stopsMask" | "minDuration" | "firstDeparture" | "firstArrival"> => ({
+  stopsMask: g.stopsMask,
+  minDuration: g.minDuration,
+  firstDeparture: g.firstDeparture,
+  firstArrival: g.firstArrival,
+});

@@ -3,7 +3,7 @@ import type { AirportDirectory } from "../domain/airport.js";
 import type { DirectionIndex } from "../engine/result-index.js";
 import type { SearchSnapshot } from "../engine/snapshot.js";
 import { sortedValues } from "../engine/sorted-set.js";
-import type { FilterView, MetaView } from "./views.js";
+import type { FilterView, GroupCounts, MetaView } from "./views.js";
 
 const filterOf = (ix: DirectionIndex): FilterView => {
   const airlines = Array.from(HashMap.entries(ix.airlines)).sort((a, b) => a[1].localeCompare(b[1]));
@@ -26,15 +26,15 @@ const metaCache = new WeakMap<SearchSnapshot, MetaView>();
  * filter values (departure times, airports), not with the number of offers; computed once per snapshot
  * version, since every page of that version shares it.
  */
-export const metaOf = (s: SearchSnapshot, airports: AirportDirectory, totalGroups: number): MetaView => {
+export const metaOf = (s: SearchSnapshot, airports: AirportDirectory, totalGroups: number, counts: () => GroupCounts): MetaView => {
   const cached = metaCache.get(s);
   if (cached) return cached;
-  const meta = computeMeta(s, airports, totalGroups);
+  const meta = { ...computeMeta(s, airports, totalGroups), counts: counts() };
   metaCache.set(s, meta);
   return meta;
 };
 
-const computeMeta = (s: SearchSnapshot, airports: AirportDirectory, totalGroups: number): MetaView => {
+const computeMeta = (s: SearchSnapshot, airports: AirportDirectory, totalGroups: number): Omit<MetaView, "counts"> => {
   const roundTrip = s.query.returnDate !== undefined;
   const originCountry = airports.get(s.query.origin)?.country;
   const endpoints = new Set([s.query.origin, s.query.destination]);

@@ -16,15 +16,19 @@ const comparisons = (s: SearchSnapshot, ix: DirectionIndex): ComparisonView[] =>
   const out: ComparisonView[] = [];
   for (const key of RedBlackTree.values(ix.order)) {
     const g = HashMap.unsafeGet(ix.groups, key);
-    const [main, ...others] = groupOffers(s, g, byPrice);
-    if (main) out.push({ id: g.key, main, others, passengers: s.query.passengers });
+    const [main, ...rest] = groupOffers(s, g, byPrice);
+    if (!main) continue;
+    const fareOptions = rest.filter((o) => o.seller.id === main.seller.id);
+    const others = rest.filter((o) => o.seller.id !== main.seller.id);
+    out.push({ id: g.key, main, fareOptions, others, passengers: s.query.passengers });
   }
   return out;
 };
 
 /**
  * Mode B fare comparison: offers grouped by flight identity across sellers, cheapest flight first. The main
- * offer of each flight is its cheapest total with taxes; `others` are the remaining offers, cheapest first.
+ * offer of each flight is its cheapest total with taxes; `fareOptions` are its seller's other offers for the
+ * flight and `others` the other sellers' offers, each cheapest first.
  */
 export const modeBResult = (s: SearchSnapshot): ModeBResult => ({
   outbound: comparisons(s, s.outbound),

@@ -10,6 +10,7 @@ import type { ModeBOffer, ModeBSearchResult } from "../wire/mode-b-schema.js";
 import type { Offer } from "../domain/offer.js";
 import { toWireProgress } from "../wire/progress.js";
 import { modeAPage } from "./mode-a-page.js";
+import type { ResultView } from "./result-view.js";
 import { modeBResult, singleAirlineResult } from "./mode-b-result.js";
 
 /** Options of {@link snapshotToEnvelope}. */
@@ -28,6 +29,8 @@ export interface EnvelopeOptions {
   readonly airports: AirportDirectory;
   /** Hint for the next poll while the search runs (`Progresso.ProximaConsultaMs`). Default 500 ms. */
   readonly nextPollMs?: number | undefined;
+  /** Mode A filters and order (`Filtros`, `Ordenacao`); default no filter, cheapest first. */
+  readonly view?: ResultView | undefined;
 }
 
 /** A success answer: status 200 and the envelope of the query's mode. */
@@ -62,12 +65,12 @@ export const snapshotToEnvelope = (s: SearchSnapshot, opts: EnvelopeOptions): Se
   };
   switch (s.query.mode.kind) {
     case "all-airlines": {
-      const page = modeAPage(s, opts.page, opts.pageSize, opts.airports);
+      const page = modeAPage(s, opts.page, opts.pageSize, opts.airports, opts.view);
       return {
         status: 200,
         body: successEnvelope({
           ...common,
-          data: [toWireModeAGroup(page.flights, page.meta)],
+          data: [toWireModeAGroup(page.flights, page.meta, page.view)],
           totalItems: page.pagination.totalItems,
           pagination: page.pagination,
         }),

@@ -17,14 +17,25 @@ export interface PriceGroupView {
   readonly outbound: readonly Offer[];
   /** Return alternatives of a round trip (sorted by departure); undefined for one-way. */
   readonly inbound?: readonly Offer[] | undefined;
+  /**
+   * Round trip: one outbound and one return offer that combine at the group's price (its fare group is
+   * theirs). Absent: the first outbound (and first return) alternative.
+   */
+  readonly pricedBy?: readonly [Offer, Offer] | undefined;
   readonly passengers: Passengers;
 }
 
-/** A Mode B comparison: one flight, its cheapest offer, and the other sellers' offers sorted by price. */
+/**
+ * A Mode B comparison: one flight, its cheapest offer, that seller's other fares for it, and the other
+ * sellers' offers, each sorted by price.
+ */
 export interface ComparisonView {
   /** The flight identity key. */
   readonly id: string;
   readonly main: Offer;
+  /** The main seller's other offers for the flight (fare options: Plus, Max...), cheapest first. */
+  readonly fareOptions: readonly Offer[];
+  /** Offers of OTHER sellers only (spec 1, 2.6), cheapest first. */
   readonly others: readonly Offer[];
   readonly passengers: Passengers;
 }
@@ -49,6 +60,19 @@ export interface FilterView {
   readonly total: number;
 }
 
+/**
+ * Price groups per filter value over the whole result set: each number is the `totalItems` that filter
+ * value alone gives (a group with a nonstop and a one-stop alternative counts under both stops).
+ */
+export interface GroupCounts {
+  /** [stops bucket (2 = two or more), groups], ascending. */
+  readonly stops: readonly (readonly [number, number])[];
+  /** [validating airline IATA, groups], by IATA. */
+  readonly airlines: readonly (readonly [string, number])[];
+  readonly miles: number;
+  readonly cash: number;
+}
+
 /** Mode A `meta`, over the whole result set. */
 export interface MetaView {
   /** Airports referenced by the results, with whether each is only a connection (`stop`). */
@@ -59,6 +83,8 @@ export interface MetaView {
   readonly way: FilterView;
   /** Present for a round trip. */
   readonly back?: FilterView | undefined;
+  /** Price groups per filter value. */
+  readonly counts: GroupCounts;
 }
 
 /** Pagination of a Mode A answer (decisions.md names). */

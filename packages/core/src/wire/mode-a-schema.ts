@@ -6,6 +6,7 @@ import {
   LocalDateTimeSchema,
   PercentSchema,
 } from "./scalars.js";
+import { FiltrosSchema, OrdenacaoSchema } from "./request-view.js";
 
 /**
  * Strict zod schemas of what the service writes in Mode A (spec 2.3 and 2.4): every member the spec lists,
@@ -159,6 +160,16 @@ export const FilterSchema = z
   })
   .meta({ id: "Filter" });
 
+/** Price groups per filter value over the whole result set: each is the total that value alone gives. */
+export const ContagensSchema = z
+  .strictObject({
+    Paradas: z.array(z.strictObject({ Key: CountSchema, Value: CountSchema })).meta({ description: "Grupos com alguma alternativa de 0, 1 ou 2+ paradas." }),
+    Companhias: z.array(z.strictObject({ Key: z.string(), Value: CountSchema })).meta({ description: "Grupos por companhia validadora (IATA)." }),
+    Milhas: CountSchema,
+    Dinheiro: CountSchema,
+  })
+  .meta({ id: "Contagens", description: "Grupos por valor de filtro, sobre todo o resultado (sem os filtros do pedido)." });
+
 /** Mode A `meta`: describes the whole result set, not only the page. */
 export const ModeAMetaSchema = z
   .strictObject({
@@ -175,6 +186,9 @@ export const ModeAMetaSchema = z
     GoingCompany: z.null(),
     BackCompany: z.null(),
     TransactionId: z.null(),
+    Contagens: ContagensSchema,
+    Ordenacao: OrdenacaoSchema,
+    Filtros: FiltrosSchema.nullable().meta({ description: "Os filtros aplicados (forma canônica); null sem filtros." }),
   })
   .meta({ id: "ModeAMeta" });
 

@@ -1,6 +1,8 @@
 import { routeConfiguration, type Leg } from "../domain/itinerary.js";
 import { savingPercent, type Baggage, type Offer, type PassengerFare, type PassengerType } from "../domain/offer.js";
 import type { FilterView, MetaView, PriceGroupView } from "../presentation/views.js";
+import { DEFAULT_VIEW, hasFilters, type ResultView } from "../presentation/result-view.js";
+import { filtrosOf, SORT_WIRE } from "./request-view.js";
 import type {
   ModeAFareProfile,
   ModeAFilter,
@@ -113,8 +115,8 @@ const shortest = (offers: readonly Offer[] | undefined): number =>
 /**
  * Writes a Mode A price group as one `flights[]` element (spec 2.4).
  *
- * The group's price is its first outbound offer plus, for a round trip, its first return offer: every
- * alternative of a group has the same price. Sums are done in centavos and divided once, so the wire decimals
+ * The group's price is its first outbound offer (one-way: every alternative has the same price) or, for a
+ * round trip, the sum of the outbound and return offers that combine at it (`pricedBy`). Sums are done in centavos and divided once, so the wire decimals
  * are exact to the centavo. `typeFlight` is 1 (`"Ida"`) for one-way and 2 (`"IdaVolta"`) for a round trip;
  * `segmentsBack` is `null` for one-way, as real answers write it.
  *
@@ -122,7 +124,7 @@ const shortest = (offers: readonly Offer[] | undefined): number =>
  * const flights = page.groups.map(toWireFlight);
  */
 export const toWireFlight = (view: PriceGroupView): ModeAFlight => {
-  const priced = [view.outbound[0], view.inbound?.[0]].filter((o): o is Offer => o !== undefined);
+  const priced = (view.pricedBy ?? [view.outbound[0], view.inbound?.[0]]).filter((o): o is Offer => o !== undefined);
   const total = sumCentavos(priced.map((o) => o.total));
   const taxes = sumCentavos(priced.map((o) => o.taxes));
   const company = sumCentavos(priced.map((o) => o.airlinePrice));
@@ -166,7 +168,7 @@ const toWireFilter = (f: FilterView): ModeAFilter => ({
  * Writes Mode A `meta` (spec 2.3.1) over the whole result set. `countPriceGroups` and `TotalGroups` are both
  * the number of price groups; `ReturnFilter` is `null` for a one-way search. `location.name` is the city.
  */
-export const toWireMeta = (meta: MetaView): ModeAMeta => ({
+export const toWireMeta = (meta: MetaView, view: ResultView = DEFAULT_VIEW): ModeAMeta => ({
   statusExecution: null,
   countFlights: meta.countFlights,
   countPriceGroups: meta.totalGroups,
@@ -186,10 +188,18 @@ export const toWireMeta = (meta: MetaView): ModeAMeta => ({
   GoingCompany: null,
   BackCompany: null,
   TransactionId: null,
+  Contagens: {
+    Paradas: meta.counts.stops.map(([Key, Value]) => ({ Key, Value })),
+    Companhias: meta.counts.airlines.map(([Key, Value]) => ({ Key, Value })),
+    Milhas: meta.counts.miles,
+    Dinheiro: meta.counts.cash,
+  },
+  Ordenacao: SORT_WIRE[view.sort] as ModeAMeta["Ordenacao"],
+  Filtros: hasFilters(view.filters) ? filtrosOf(view.filters) : null,
 });
 
 /** Writes the single Mode A `Data` element: one page of price groups plus the meta of the whole result set. */
-export const toWireModeAGroup = (page: readonly PriceGroupView[], meta: MetaView): ModeAResultGroup => ({
+export const toWireModeAGroup = (page: readonly PriceGroupView[], meta: MetaView, view: ResultView = DEFAULT_VIEW): ModeAResultGroup => ({
   flights: page.map(toWireFlight),
-  meta: toWireMeta(meta),
+  meta: toWireMeta(meta, view),
 });

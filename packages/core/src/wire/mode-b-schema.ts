@@ -105,6 +105,9 @@ export const ModeBFareFamilySchema = z
     TaxaEmbarque: DecimalAmountSchema.meta({ description: "Taxa de embarque por adulto." }),
     Classe: z.string().meta({ examples: ["Economica"] }),
     BagagensInclusas: z.array(ModeBIncludedBagSchema),
+    Token: z.string().optional().meta({ description: "Só nas opções além da primeira: o token da tarifa, para reservá-la." }),
+    ValorTotalComTaxa: DecimalAmountSchema.optional().meta({ description: "Só nas opções além da primeira: o total da reserva com taxas." }),
+    OpcaoReserva: z.string().optional().meta({ description: "Só nas opções além da primeira: a opção de reserva (Tarifa Plus...)." }),
   })
   .meta({ id: "ModeBFareFamily" });
 
@@ -123,9 +126,13 @@ export const ModeBOfferSchema = z
     Voos: z.array(ModeBFlightLegSchema).min(1),
     Tarifas: z
       .array(ModeBFareFamilySchema)
-      .length(1)
+      .min(1)
       .nullable()
-      .meta({ description: "A família tarifária da oferta; null quando a fonte não informa (tarifas com milhas, em geral)." }),
+      .meta({
+        description:
+          "A família tarifária da oferta (primeiro elemento) e, a seguir, as outras tarifas do MESMO vendedor para o mesmo voo " +
+          "(opções de tarifa), da mais barata à mais cara; null quando a fonte não informa família e não há outras opções.",
+      }),
     ValorAdulto: DecimalAmountSchema.meta({ description: "Tarifa de UM adulto, sem taxas." }),
     ValorAdultoStr: z.string().nullable(),
     ValorAdultoNaCia: DecimalAmountSchema.meta({ description: "Preço da própria companhia, em dinheiro, para UM adulto, sem taxas." }),

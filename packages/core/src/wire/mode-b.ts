@@ -214,16 +214,34 @@ const toWireOfferBody = (offer: Offer, passengers: Passengers): Omit<ModeBOffer,
 };
 
 /**
- * Writes a Mode B comparison (spec 2.6): the flight's cheapest offer as the main fields, and every other
- * seller's offer for the same flight in `Outros`, cheapest first (as the view orders them).
+ * Writes a Mode B comparison (spec 2.6): the flight's cheapest offer as the main fields, its seller's other
+ * fares for the flight as further `Tarifas` (fare options of that offer), and the OTHER sellers' offers for the
+ * same flight in `Outros`, cheapest first (as the view orders them).
  *
  * @example
  * const Ida = result.outbound.map(toWireComparison);
  */
-export const toWireComparison = (view: ComparisonView): ModeBOffer => ({
-  ...toWireOfferBody(view.main, view.passengers),
-  Outros: view.others.map(toWireAlternative),
-});
+export const toWireComparison = (view: ComparisonView): ModeBOffer => {
+  const body = toWireOfferBody(view.main, view.passengers);
+  if (view.fareOptions.length === 0) return { ...body, Outros: view.others.map(toWireAlternative) };
+  const fareOf = (offer: Offer) => {
+    const own = toWireOfferBody(offer, view.passengers);
+    return {
+      SegmentClass: null,
+      Tipo: offer.fareFamily ?? offer.bookingOption,
+      ValorAdulto: own.ValorAdulto,
+      ValorCrianca: own.ValorCrianca,
+      TaxaEmbarque: own.Taxas.Embarque,
+      Classe: offer.cabin,
+      BagagensInclusas: own.BagagensInclusas,
+    };
+  };
+  const tarifas = [
+    fareOf(view.main),
+    ...view.fareOptions.map((o) => ({ ...fareOf(o), Token: o.fareToken, ValorTotalComTaxa: wireAmount(o.total), OpcaoReserva: o.bookingOption })),
+  ];
+  return { ...body, Tarifas: tarifas, Outros: view.others.map(toWireAlternative) };
+};
 
 /**
  * Writes one offer of a single-airline search in the Mode B shape. There is nothing to compare it with, so

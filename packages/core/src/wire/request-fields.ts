@@ -17,6 +17,8 @@ export const REQUEST_FIELDS = [
   "QuantidadePorPagina",
   "Token",
   "LeaseId",
+  "Filtros",
+  "Ordenacao",
 ] as const;
 
 /** A request member's canonical name. */

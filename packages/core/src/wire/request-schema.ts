@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AIRLINES, ALL_AIRLINES, OTA_COMPARISON } from "../domain/airline.js";
+import { viewMembers } from "./request-view.js";
 
 /**
  * The request body of `POST /ConsultaAereo/Consultar` as zod schemas: one schema per member, shared by the
@@ -34,6 +35,7 @@ const pagingMembers = {
   QuantidadePorPagina: QuantidadePorPaginaSchema.nullable()
     .optional()
     .meta({ description: "Grupos de preço por página (Modo A), de 1 a 100. Padrão 10.", default: 10 }),
+  ...viewMembers,
 };
 
 /**

@@ -7,6 +7,8 @@ import { addDays, checkDateWindow, MAX_DAYS_AHEAD, todayInSaoPaulo } from "./req
 import { readRequestFields, type RawField, type RequestField } from "./request-fields.js";
 import { legacyValue, type RequestCompat } from "./request-legacy.js";
 import { REQUEST_MESSAGES as M } from "./request-messages.js";
+import { readResultView } from "./request-view.js";
+import type { ResultView } from "../presentation/result-view.js";
 import {
   AdultosSchema,
   AirportCodeInputSchema,
@@ -28,6 +30,8 @@ interface PageAsked {
    * `snapshotToEnvelope`'s `pageSize: "all"`). `page`/`pageSize` then hold the spec's defaults.
    */
   readonly allResults?: true;
+  /** Filters and order of the groups (`Filtros`, `Ordenacao`); absent when the body names neither (no filter, cheapest first). */
+  readonly view?: ResultView;
 }
 
 /** A valid request: a new (or repeated) search, or a poll of a running one by its id. */
@@ -152,6 +156,21 @@ const readQuery = (r: Reader, ctx: RequestContext): SearchQuery | typeof INVALID
   };
 };
 
+const readView = (raw: (f: RequestField) => RawField, errors: FieldError[]): { view: ResultView } | Record<string, never> => {
+  const value = (field: "Filtros" | "Ordenacao"): unknown => {
+    const r = raw(field);
+    if (r.kind === "conflict") {
+      errors.push({ Campo: field, Mensagem: M.conflict(field) });
+      return undefined;
+    }
+    return r.kind === "value" ? r.value : undefined;
+  };
+  const filtros = value("Filtros");
+  const ordenacao = value("Ordenacao");
+  const none = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
+  return none(filtros) && none(ordenacao) ? {} : { view: readResultView(filtros, ordenacao, errors) };
+};
+
 const isObjectBody = (body: unknown): body is object =>
   typeof body === "object" && body !== null && !Array.isArray(body);
 
@@ -170,7 +189,8 @@ export const parseSearchRequest = (body: unknown, ctx: RequestContext): ParsedRe
   if (!isObjectBody(body)) return { kind: "invalid", campos: [{ Campo: "body", Mensagem: M.body }] };
   const errors: FieldError[] = [];
   const compat = ctx.compat ?? "spec";
-  const r = createReader(readRequestFields(body), errors, compat);
+  const raw = readRequestFields(body);
+  const r = createReader(raw, errors, compat);
   const page = orDefault(r.read("NumeroPagina", NumeroPaginaSchema, M.NumeroPagina), 1);
   const pageSize = orDefault(r.read("QuantidadePorPagina", QuantidadePorPaginaSchema, M.QuantidadePorPagina), DEFAULT_PAGE_SIZE);
   const token = r.read("Token", SearchIdSchema, M.searchId("Token"));
@@ -178,12 +198,13 @@ export const parseSearchRequest = (body: unknown, ctx: RequestContext): ParsedRe
   const searchId = token ?? leaseId;
   // Legacy clients never page: the legacy API answered every group when no page was asked.
   const all = compat === "legacy" && !r.present("NumeroPagina") && !r.present("QuantidadePorPagina") ? { allResults: true as const } : {};
+  const view = readView(raw, errors);
   if (searchId !== undefined) {
     if (errors.length > 0 || searchId === INVALID || page === INVALID || pageSize === INVALID) return { kind: "invalid", campos: errors };
-    return { kind: "poll", token: searchId, page, pageSize, ...all };
+    return { kind: "poll", token: searchId, page, pageSize, ...view, ...all };
   }
   const query = readQuery(r, ctx);
   // Cross-field rules (Destino = Origem, passenger totals, Volta before Ida) only record their failure.
   if (errors.length > 0 || query === INVALID || page === INVALID || pageSize === INVALID) return { kind: "invalid", campos: errors };
-  return { kind: "query", query, page, pageSize, ...all };
+  return { kind: "query", query, page, pageSize, ...view, ...all };
 };

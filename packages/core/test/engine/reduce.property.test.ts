@@ -6,6 +6,7 @@ import { initialSnapshot, type SearchSnapshot } from "../../src/engine/snapshot.
 import type { SearchQuery } from "../../src/domain/query.js";
 import { modeAPage } from "../../src/presentation/mode-a-page.js";
 import { modeBResult } from "../../src/presentation/mode-b-result.js";
+import { toWireComparison } from "../../src/wire/mode-b.js";
 import { airports } from "../../src/airports/index.js";
 import { makeOffer, queryA } from "../support/offers.js";
 
@@ -88,7 +89,8 @@ describe("reduce (properties)", () => {
           expect(page.pagination.totalItems).toBe(first.pagination.totalItems);
           for (const f of page.flights) {
             seen.push(f.id);
-            prices.push(f.outbound[0]!.total.amount + (f.inbound?.[0]?.total.amount ?? 0));
+            const [o, r] = f.pricedBy ?? [f.outbound[0]!, undefined];
+            prices.push(o.total.amount + (r?.total.amount ?? 0));
           }
         }
         expect(new Set(seen).size).toBe(seen.length);
@@ -114,20 +116,29 @@ describe("reduce (properties)", () => {
     );
   });
 
-  it("the main Mode B offer is the cheapest of its flight, and others are sorted by price", () => {
+  it("the main Mode B offer is the cheapest of its flight; its seller's other fares are its fare options, Outros holds other sellers only", () => {
     fc.assert(
       fc.property(batchesArb, (batches) => {
         const s = fold(modeB, batches).at(-1)!;
         const result = modeBResult(s);
         let count = 0;
         for (const c of [...result.outbound, ...result.inbound]) {
-          count += 1 + c.others.length;
-          for (const o of c.others) {
+          count += 1 + c.fareOptions.length + c.others.length;
+          for (const o of [...c.fareOptions, ...c.others]) {
             expect(o.flightKey).toBe(c.main.flightKey);
             expect(o.total.amount).toBeGreaterThanOrEqual(c.main.total.amount);
           }
-          const totals = c.others.map((o) => o.total.amount);
-          expect(totals).toEqual([...totals].sort((a, b) => a - b));
+          for (const o of c.fareOptions) expect(o.seller.id).toBe(c.main.seller.id);
+          for (const o of c.others) expect(o.seller.id).not.toBe(c.main.seller.id);
+          for (const list of [c.fareOptions, c.others]) {
+            const totals = list.map((o) => o.total.amount);
+            expect(totals).toEqual([...totals].sort((a, b) => a - b));
+          }
+          // On the wire: Outros names other sellers only; the seller's own fares follow its fare in Tarifas.
+          const wire = toWireComparison(c);
+          expect(wire.Outros!.every((alt) => alt.Site !== c.main.seller.site)).toBe(true);
+          expect(wire.Outros).toHaveLength(c.others.length);
+          expect((wire.Tarifas ?? []).slice(1).map((t) => t.Token)).toEqual(c.fareOptions.map((o) => o.fareToken));
         }
         expect(count).toBe(HashMap.size(s.offers));
         const mains = result.outbound.map((c) => c.main.total.amount);

@@ -112,6 +112,9 @@ const meta = {
   GoingCompany: null,
   BackCompany: null,
   TransactionId: null,
+  Contagens: { Paradas: [], Companhias: [], Milhas: 0, Dinheiro: 0 },
+  Ordenacao: "preco" as const,
+  Filtros: null,
 };
 const pagination = { currentPage: 1, pageSize: 10, totalPages: 0, totalItems: 0 };
 

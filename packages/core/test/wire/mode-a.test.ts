@@ -153,6 +153,7 @@ describe("toWireMeta", () => {
     totalGroups: 12,
     countFlights: 30,
     way: filter(),
+    counts: { stops: [[0, 7], [1, 6]], airlines: [["LA", 12]], miles: 5, cash: 7 },
   };
 
   it("writes a one-way meta with ReturnFilter null and filters in wire names", () => {

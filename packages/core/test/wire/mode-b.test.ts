@@ -23,7 +23,7 @@ const main = offer({
 const other = (id: string, totalCentavos: number) => offer({ seller: seller(id), itinerary: viaBsb, fares: [fare("ADT", 2, totalCentavos, 0)] });
 
 describe("toWireComparison", () => {
-  const wire = toWireComparison({ id: main.flightKey, main, others: [other("passagens", 304_010), other("milhasja", 310_000)], passengers: family });
+  const wire = toWireComparison({ id: main.flightKey, main, fareOptions: [], others: [other("passagens", 304_010), other("milhasja", 310_000)], passengers: family });
 
   it("validates against the strict schema", () => {
     expect(ModeBOfferSchema.parse(wire)).toEqual(wire);
@@ -73,6 +73,19 @@ describe("toWireComparison", () => {
   it("describes the airline from the airline table and marks cash with -1 points", () => {
     expect(wire.Cia).toMatchObject({ Id: 2, Nome: "GOL", Iata: "G3", Icao: "GLO", Pais: "Brasil", DadosCia: [], OrderDesc: false });
     expect([wire.IdCia, wire.PontosAdulto, wire.PontosCrianca, wire.Adultos, wire.Criancas]).toEqual([2, -1, -1, 2, 1]);
+  });
+});
+
+describe("toWireComparison with fare options of the main seller", () => {
+  const plus = { ...main, id: "voaja:plus", fareToken: "ft-plus", fareFamily: "PLUS", bookingOption: "Tarifa Plus", total: { ...main.total, amount: main.total.amount + 20_000 } };
+  const wire = toWireComparison({ id: main.flightKey, main: { ...main, fareFamily: "LIGHT" }, fareOptions: [plus], others: [other("passagens", 304_010)], passengers: family });
+
+  it("carries the seller's own other fare after its fare in Tarifas, never in Outros", () => {
+    expect(ModeBOfferSchema.parse(wire)).toEqual(wire);
+    expect(wire.Outros!.map((o) => o.Nome)).toEqual(["PASSAGENS"]);
+    expect(wire.Tarifas!.map((t) => t.Tipo)).toEqual(["LIGHT", "PLUS"]);
+    expect(wire.Tarifas![1]).toMatchObject({ Token: "ft-plus", OpcaoReserva: "Tarifa Plus", ValorTotalComTaxa: (main.total.amount + 20_000) / 100 });
+    expect(wire.Tarifas![0]).not.toHaveProperty("Token");
   });
 });
 

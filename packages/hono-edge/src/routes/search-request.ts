@@ -1,4 +1,13 @@
-import { parseSearchRequest, snapshotToEnvelope, type AirportDirectory, type SearchFailure, type SearchSnapshot, type SearchSuccess } from "@voar/core";
+import {
+  DEFAULT_VIEW,
+  parseSearchRequest,
+  snapshotToEnvelope,
+  type AirportDirectory,
+  type ResultView,
+  type SearchFailure,
+  type SearchSnapshot,
+  type SearchSuccess,
+} from "@voar/core";
 import type { Context } from "hono";
 import type { AppEnv } from "../app/app-env.js";
 import type { Clock } from "../clock.js";
@@ -25,6 +34,8 @@ export interface ResolvedSearch {
   readonly page: number;
   /** `"all"`: the whole result in one answer (a legacy client that asked no page). */
   readonly pageSize: number | "all";
+  /** Mode A filters and order asked (`Filtros`, `Ordenacao`): applied to the whole result, in polls and SSE alike. */
+  readonly view: ResultView;
 }
 
 /** Which member a poll carried its id in (core reads `Token` first, then `LeaseId`; keys are case-insensitive). */
@@ -45,13 +56,14 @@ export const resolveSearch = async (deps: SearchRouteDeps, c: Context<AppEnv>): 
   const parsed = parseSearchRequest(body, { airports: deps.airports, now: new Date(deps.clock.now()), compat });
   if (parsed.kind === "invalid") throw new InvalidRequest(parsed.campos);
   const pageSize = parsed.allResults ? "all" : parsed.pageSize;
+  const view = parsed.view ?? DEFAULT_VIEW;
   if (parsed.kind === "query") {
     const record = await deps.hub.open(tenant, parsed.query, await deps.pagante.hiddenCashAirlines());
-    return { record, page: parsed.page, pageSize };
+    return { record, page: parsed.page, pageSize, view };
   }
   const record = await deps.hub.find(tenant, parsed.token);
   if (!record) throw new UnknownSearch(pollField(body));
-  return { record, page: parsed.page, pageSize };
+  return { record, page: parsed.page, pageSize, view };
 };
 
 /** The envelope of a snapshot for the page asked: the same for polling and for each SSE event. */
@@ -63,4 +75,5 @@ export const envelopeOf = (deps: SearchRouteDeps, s: SearchSnapshot, r: Resolved
     pageSize: r.pageSize,
     airports: deps.airports,
     nextPollMs: deps.pollHintMs,
+    view: r.view,
   });

@@ -1,4 +1,4 @@
-import type { SearchSnapshot } from "@voar/core";
+import { viewKey, type SearchSnapshot } from "@voar/core";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { SearchRouteDeps, ResolvedSearch } from "./search-request.js";
 import { envelopeOf } from "./search-request.js";
@@ -29,8 +29,9 @@ export const serializedAnswer = (
   r: ResolvedSearch,
   requestId: string,
 ): { readonly status: ContentfulStatusCode; readonly bytes: Uint8Array<ArrayBuffer> } => {
-  // The whole result ("all") is one answer whatever page number came with it.
-  const key = r.pageSize === "all" ? `${r.record.id}|all` : `${r.record.id}|${r.page}|${r.pageSize}`;
+  // The whole result ("all") is one answer whatever page number came with it; filters and order make another answer.
+  const page = r.pageSize === "all" ? "all" : `${r.page}|${r.pageSize}`;
+  const key = `${r.record.id}|${page}|${viewKey(r.view)}`;
   let pages = written.get(s);
   let w = pages?.get(key);
   if (!w) {
