@@ -35,7 +35,8 @@ interface WireOffer {
   readonly Site: string | null;
   readonly Taxas: { readonly Servico: number; readonly ServicoChd: number; readonly Embarque: number };
   readonly Voos: readonly { readonly Numero: string }[];
-  readonly Tarifas: readonly { readonly Tipo: string }[] | null;
+  /** `[0]` the offer's own fare; then the same seller's other fares of the flight, if any. */
+  readonly Tarifas: readonly { readonly Tipo: string; readonly ValorTotalComTaxa?: number }[] | null;
   readonly BagagensInclusas: readonly { readonly Bagagem: number; readonly Quantidade: number }[] | null;
   readonly Outros?: readonly { readonly Site: string; readonly Valor: number }[];
 }
@@ -79,7 +80,7 @@ const upstreamFinal = (fixture: Fixture): { Ida: readonly WireOffer[] } => {
 };
 
 const checkedBags = (o: WireOffer) => (o.BagagensInclusas ?? []).filter((b) => b.Bagagem !== 0).reduce((n, b) => n + b.Quantidade, 0);
-const family = (o: WireOffer) => o.Tarifas?.map((t) => t.Tipo).join("+") ?? null;
+const family = (o: WireOffer) => o.Tarifas?.[0]?.Tipo ?? null;
 
 /**
  * What a buyer compares of an offer: flights, programme, price in points and money, fare family, bags. The
@@ -121,8 +122,16 @@ describe("our proxy in front of an upstream answering as the real one (recorded 
     const proxy = proxyOver(upstream);
     const last = (await searchToEnd(proxy.app, scenario("agency-discount").request)).at(-1)!;
     expect(last.body).toMatchObject({ Success: true, Completed: true });
+    // Every seller's price of a flight: the main offer, its own other fares (Tarifas[1..]) and other sellers' (Outros).
     const offersOf = (list: readonly WireOffer[]) =>
-      list.flatMap((o) => [`${o.Voos.map((v) => v.Numero).join(" ")} | ${o.Site} | ${o.ValorTotalComTaxa.toFixed(2)}`, ...(o.Outros ?? []).map((x) => `${o.Voos.map((v) => v.Numero).join(" ")} | ${x.Site} | ${x.Valor.toFixed(2)}`)]);
+      list.flatMap((o) => {
+        const flights = o.Voos.map((v) => v.Numero).join(" ");
+        return [
+          `${flights} | ${o.Site} | ${o.ValorTotalComTaxa.toFixed(2)}`,
+          ...(o.Tarifas ?? []).slice(1).map((t) => `${flights} | ${o.Site} | ${t.ValorTotalComTaxa?.toFixed(2)}`),
+          ...(o.Outros ?? []).map((x) => `${flights} | ${x.Site} | ${x.Valor.toFixed(2)}`),
+        ];
+      });
     const ours = last.body.Data[0].Ida as unknown as readonly WireOffer[];
     const theirs = upstreamFinal(fixture).Ida;
     // Every seller's price the upstream showed reaches our client (main offers and their Outros together).
