@@ -63,7 +63,8 @@ export const createStoreGuard = (redis: Redis, o: StoreGuardOptions): StoreGuard
   let everReady = connected;
   let failures = 0;
   let openUntil = 0;
-  let reported = connected;
+  // Reported as available until seen otherwise: the first connection at startup is no "store.up".
+  let reported = true;
   const listeners = new Set<(available: boolean) => void>();
 
   const available = () => connected && Date.now() >= openUntil;
