@@ -24,12 +24,12 @@ const timed = async (app: App, path: string, init?: RequestInit) => {
   const ms = performance.now() - started;
   return { status: res.status, body: (text ? JSON.parse(text) : {}) as Envelope, retryAfter: res.headers.get("retry-after"), ms };
 };
-const post = (path: string, body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+const post = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
   method: "POST",
   headers: { Authorization: `Bearer ${API_KEY}`, "Content-Type": "application/json", ...headers },
   body: JSON.stringify(body),
 });
-const consultar = (app: App, body: unknown) => timed(app, "/api/ConsultaAereo/Consultar", post("/api/ConsultaAereo/Consultar", body));
+const consultar = (app: App, body: unknown) => timed(app, "/api/ConsultaAereo/Consultar", post(body));
 const poll = (app: App, token: string) => consultar(app, { Token: token, QuantidadePorPagina: 100 });
 
 /** The fares (`rateToken`) of a Mode A answer: every flight of the search, as the query fits one page. */
@@ -115,7 +115,7 @@ describe("a Redis outage, with two instances and a search running", () => {
     const returned = rates(before.body);
 
     // An SSE client of the other instance, reading while Redis goes away.
-    const stream = await b.app.request("/api/ConsultaAereo/Stream", post("/api/ConsultaAereo/Stream", { Token: token, QuantidadePorPagina: 100 }));
+    const stream = await b.app.request("/api/ConsultaAereo/Stream", post({ Token: token, QuantidadePorPagina: 100 }));
     expect(stream.status).toBe(200);
     const events = readAll(stream);
     await sleep(200);
@@ -169,7 +169,7 @@ describe("a Redis outage, with two instances and a search running", () => {
     expect(b.calls.total()).toBe(0); // nothing was run twice
 
     // The SSE client resumes after the last version it got and ends on the final state.
-    const resumed = await readAll(await b.app.request("/api/ConsultaAereo/Stream", post("/api/ConsultaAereo/Stream", { Token: token, QuantidadePorPagina: 100 }, { "Last-Event-ID": lastEventId })));
+    const resumed = await readAll(await b.app.request("/api/ConsultaAereo/Stream", post({ Token: token, QuantidadePorPagina: 100 }, { "Last-Event-ID": lastEventId })));
     const resumedData = resumed.filter((e) => e.data !== undefined);
     expect(Number(resumedData[0]!.id)).toBeGreaterThan(Number(lastEventId));
     expect(JSON.parse(resumedData.at(-1)!.data!) as Envelope).toMatchObject({ Token: token, Completed: true });
