@@ -63,7 +63,7 @@ export const createRedisSessionStore = (options: RedisSessionStoreOptions): Redi
   const keys = redisKeys(options.keyPrefix ?? "voar:");
   const maxChanges = Math.max(2, options.maxChangesPerSearch ?? 256);
   const guard = createStoreGuard(redis, {
-    startupWaitMs: Math.max(commandTimeoutMs, 1_000),
+    startupWaitMs: commandTimeoutMs,
     failureThreshold: options.breakerThreshold ?? 3,
     cooldownMs: options.breakerCooldownMs ?? 1_000,
     retryAfterSeconds: 1,
