@@ -43,10 +43,10 @@ describe("GET /api/openapi.json", () => {
     const doc = (await res.json()) as OpenApiDoc;
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths).sort()).toEqual(
-      ["/api/ConsultaAereo/Consultar", "/api/ConsultaAereo/Stream", "/api/Token", "/api/admin/pagante", "/health"].sort(),
+      ["/api/ConsultaAereo/Consultar", "/api/ConsultaAereo/Stream", "/api/Token", "/api/admin/pagante", "/health", "/ready"].sort(),
     );
     const consultar = doc.paths["/api/ConsultaAereo/Consultar"]?.["post"];
-    expect(Object.keys(consultar?.responses ?? {}).sort()).toEqual(["200", "400", "401", "403", "413", "429", "500", "502", "504"]);
+    expect(Object.keys(consultar?.responses ?? {}).sort()).toEqual(["200", "400", "401", "403", "404", "413", "429", "500", "502", "503", "504"]);
     expect(doc.components.securitySchemes.oauth2.flows.password.tokenUrl).toBe("/api/Token");
   });
 
@@ -134,7 +134,7 @@ describe("other routes", () => {
     const { app, logs } = testApp();
     const res = await consultar(app, { Token: "nope" });
     const line = logs.records.find((r) => r.msg === "request")!;
-    expect(line).toMatchObject({ level: "info", method: "POST", path: "/api/ConsultaAereo/Consultar", status: 400, requestId: res.body.RequestId, tenant: "apikey:acme" });
+    expect(line).toMatchObject({ level: "info", method: "POST", path: "/api/ConsultaAereo/Consultar", status: 404, requestId: res.body.RequestId, tenant: "apikey:acme" });
     expect(typeof line["durationMs"]).toBe("number");
   });
 });

@@ -153,7 +153,7 @@ describe("a legacy axios client, unchanged", () => {
     expect(logs.records.find((r) => r.requestId === invalid.data.RequestId)).toMatchObject({ status: 400, sentStatus: 200, tenant: "agency:agencia1" });
 
     const unknown = await client.send({ LeaseId: "no-such-search" });
-    expect([unknown.status, unknown.headers.get("x-voar-status"), unknown.data.Erro.Campos[0]!.Campo]).toEqual([200, "400", "LeaseId"]);
+    expect([unknown.status, unknown.headers.get("x-voar-status"), unknown.data.Erro.Campos[0]!.Campo]).toEqual([200, "404", "LeaseId"]);
 
     const tooBig = await client.send({ ...LEGACY_BODY, Filler: "x".repeat(20_000) });
     expect([tooBig.status, tooBig.headers.get("x-voar-status"), tooBig.data.Erro.Codigo]).toEqual([200, "413", "CORPO_GRANDE_DEMAIS"]);

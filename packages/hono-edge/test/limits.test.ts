@@ -36,7 +36,7 @@ describe("rate limit per tenant (token bucket, injected clock)", () => {
     const clock = manualClock();
     const { app } = testApp({ clock, configInput: { limits: { rateLimit: { capacity: 2, refillPerSecond: 1 } } } });
     expect((await consultar(app, QUERY)).status).toBe(200);
-    expect((await consultar(app, { Token: "x" })).status).toBe(400);
+    expect((await consultar(app, { Token: "x" })).status).toBe(404);
     const limited = await consultar(app, QUERY);
     expect(limited.status).toBe(429);
     expect(limited.res.headers.get("retry-after")).toBe("1");

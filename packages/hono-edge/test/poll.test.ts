@@ -53,11 +53,11 @@ describe("polling by Token / LeaseId", () => {
     [{ Token: "no-such-search" }, "Token"],
     [{ LeaseId: "no-such-search" }, "LeaseId"],
     [{ token: "no-such-search", LeaseId: "x" }, "Token"],
-  ])("an unknown id (%j) is a 400 REQUISICAO_INVALIDA naming %s", async (body, field) => {
+  ])("an unknown id (%j) is a 404 BUSCA_EXPIRADA naming %s, never REQUISICAO_INVALIDA: the poll is well formed", async (body, field) => {
     const { app } = testApp();
     const res = await consultar(app, body);
-    expect(res.status).toBe(400);
-    expect(res.body.Erro).toMatchObject({ Codigo: "REQUISICAO_INVALIDA", Retentavel: false, Campos: [{ Campo: field }] });
+    expect(res.status).toBe(404);
+    expect(res.body.Erro).toMatchObject({ Codigo: "BUSCA_EXPIRADA", Retentavel: false, Campos: [{ Campo: field }] });
     expect(res.body.MensagemErro).toMatch(/nova busca/);
   });
 
@@ -79,7 +79,7 @@ describe("polling by Token / LeaseId", () => {
     const { app } = testApp();
     const id = (await consultar(app, QUERY)).body.Token as string;
     const res = await consultar(app, { Token: id }, { Authorization: `Bearer ${OTHER_KEY}` });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(404);
     expect(res.body.Erro.Campos[0]?.Campo).toBe("Token");
   });
 
@@ -89,6 +89,7 @@ describe("polling by Token / LeaseId", () => {
     await vi.advanceTimersByTimeAsync(250);
     expect((await consultar(app, { Token: id })).status).toBe(200);
     await vi.advanceTimersByTimeAsync(60_000);
-    expect((await consultar(app, { Token: id })).status).toBe(400);
+    const gone = await consultar(app, { Token: id });
+    expect([gone.status, gone.body.Erro.Codigo, gone.body.Erro.Retentavel]).toEqual([404, "BUSCA_EXPIRADA", false]);
   });
 });

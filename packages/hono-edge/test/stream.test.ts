@@ -142,6 +142,6 @@ describe("POST /api/ConsultaAereo/Stream (SSE)", () => {
     expect(bad.headers.get("content-type")).toMatch(/application\/json/);
     expect((await answerOf(bad)).Erro.Campos[0]?.Campo).toBe("Ida");
     expect((await post(app, STREAM, QUERY, { Authorization: "" })).status).toBe(401);
-    expect((await post(app, STREAM, { Token: "nope" })).status).toBe(400);
+    expect((await post(app, STREAM, { Token: "nope" })).status).toBe(404);
   });
 });

@@ -9,6 +9,8 @@ export const ERROR_CODES = [
   "FALHA_FORNECEDOR",
   "TEMPO_ESGOTADO",
   "SEM_PERMISSAO",
+  "BUSCA_EXPIRADA",
+  "INDISPONIVEL",
   "ERRO_INTERNO",
 ] as const;
 
@@ -16,7 +18,7 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The HTTP statuses an error answer may carry. */
-export type ErrorStatus = 400 | 401 | 403 | 413 | 429 | 500 | 502 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 429 | 500 | 502 | 503 | 504;
 
 /** How one error code is answered. */
 export interface ErrorCatalogueEntry {
@@ -31,6 +33,9 @@ export interface ErrorCatalogueEntry {
 /**
  * The typed table from error code to HTTP status, retry hint and default message (tRPC style): a new code
  * does not compile until it has a row. `ERRO_INTERNO` is not retryable: a bug answers the same way again.
+ * `BUSCA_EXPIRADA` (a poll of a search the service no longer has) is not retryable either: repeating the
+ * poll cannot bring the search back, the client must send the query again. `INDISPONIVEL` (the service's
+ * own store is unreachable) is: the same request succeeds once the store is back.
  */
 export const ERROR_CATALOGUE: { readonly [C in ErrorCode]: ErrorCatalogueEntry } = {
   REQUISICAO_INVALIDA: {
@@ -68,6 +73,16 @@ export const ERROR_CATALOGUE: { readonly [C in ErrorCode]: ErrorCatalogueEntry }
     retentavel: false,
     mensagem:
       "O fornecedor recusou a busca: a agência não tem permissão para esta consulta. Repetir não adianta; verifique o acesso da agência junto ao fornecedor.",
+  },
+  BUSCA_EXPIRADA: {
+    status: 404,
+    retentavel: false,
+    mensagem: "Esta busca não existe mais (expirou ou foi perdida). Envie a consulta completa para iniciar uma nova busca.",
+  },
+  INDISPONIVEL: {
+    status: 503,
+    retentavel: true,
+    mensagem: "O serviço está temporariamente indisponível. Aguarde o tempo indicado em Retry-After e tente de novo.",
   },
   ERRO_INTERNO: {
     status: 500,

@@ -24,7 +24,7 @@ export const WireErrorSchema = z
   .strictObject({
     Codigo: z.enum(ERROR_CODES),
     Retentavel: z.boolean(),
-    Campos: z.array(FieldErrorSchema).min(1).optional().meta({ description: "Só em REQUISICAO_INVALIDA." }),
+    Campos: z.array(FieldErrorSchema).min(1).optional().meta({ description: "Em REQUISICAO_INVALIDA e BUSCA_EXPIRADA: o campo a corrigir." }),
   })
   .meta({ id: "Erro" });
 

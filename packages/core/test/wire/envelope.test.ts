@@ -25,6 +25,8 @@ const STATUS: Record<ErrorCode, number> = {
   FALHA_FORNECEDOR: 502,
   TEMPO_ESGOTADO: 504,
   SEM_PERMISSAO: 403,
+  BUSCA_EXPIRADA: 404,
+  INDISPONIVEL: 503,
   ERRO_INTERNO: 500,
 };
 
@@ -72,7 +74,7 @@ describe("errorEnvelope", () => {
 
   it("retries only what can succeed later", () => {
     const retryable = ERROR_CODES.filter((c) => ERROR_CATALOGUE[c].retentavel);
-    expect(retryable).toEqual(["LIMITE_EXCEDIDO", "FALHA_FORNECEDOR", "TEMPO_ESGOTADO"]);
+    expect(retryable).toEqual(["LIMITE_EXCEDIDO", "FALHA_FORNECEDOR", "TEMPO_ESGOTADO", "INDISPONIVEL"]);
   });
 });
 

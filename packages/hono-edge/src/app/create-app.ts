@@ -31,7 +31,8 @@ const respondError = (c: Context<AppEnv>, e: ServiceError) => {
  *
  * Routes (under `config.basePath`, default `/api`): `POST /ConsultaAereo/Consultar` and
  * `POST /ConsultaAereo/Stream` (bearer), `POST /Token`, `GET`/`PUT /admin/pagante` (admin key),
- * `GET /openapi.json`, `GET /docs`; and `GET /health` at the root. Every error is the envelope.
+ * `GET /openapi.json`, `GET /docs`; and `GET /health` (liveness) and `GET /ready` (readiness: 503 while
+ * the session store is unreachable) at the root. Every error is the envelope.
  * Throws `ConfigError` when the configuration names sources that are not given.
  *
  * @example
@@ -100,7 +101,12 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   let document: ReturnType<typeof openApiDocument> | undefined;
   app.get(`${base}/openapi.json`, (c) => c.json((document ??= openApiDocument(base))));
   app.get(`${base}/docs`, Scalar({ url: `${base}/openapi.json`, pageTitle: "Voar API" }));
+  // Liveness: the process answers. Readiness: it can serve searches, i.e. its session store answers too
+  // (load balancers and orchestrators stop sending traffic while /ready is 503).
   app.get("/health", (c) => c.json({ status: "ok" as const }));
+  app.get("/ready", async (c) =>
+    (await hub.ready()) ? c.json({ status: "ready" as const }) : c.json({ status: "unavailable" as const, store: "unreachable" as const }, 503, { "Retry-After": "1" }),
+  );
 
   app.notFound((c) => respondError(c, new RouteNotFound(c.req.method, c.req.path)));
   app.onError((err, c) => {

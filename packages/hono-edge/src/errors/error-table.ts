@@ -18,15 +18,17 @@ export interface ErrorMapping {
  *
  * `RouteNotFound` answers 404 with `REQUISICAO_INVALIDA`: the catalogue (decisions.md) has no "not found"
  * code, and a request to a route that does not exist is a request the client must fix, not a retryable
- * condition. `UnknownSearch` is a validation failure of `Token`/`LeaseId` (400, `Campos` names the field).
+ * condition. `UnknownSearch` (a well-formed poll of a search that is gone) is 404 `BUSCA_EXPIRADA`, `Campos`
+ * naming `Token`/`LeaseId`; `StoreUnavailable` is 503 `INDISPONIVEL` with `Retry-After`.
  */
 export const ERROR_TABLE: { readonly [T in ServiceErrorTag]: ErrorMapping } = {
   InvalidRequest: { codigo: "REQUISICAO_INVALIDA", status: 400 },
-  UnknownSearch: { codigo: "REQUISICAO_INVALIDA", status: 400 },
+  UnknownSearch: { codigo: "BUSCA_EXPIRADA", status: 404 },
   Unauthorized: { codigo: "NAO_AUTORIZADO", status: 401 },
   PayloadTooLarge: { codigo: "CORPO_GRANDE_DEMAIS", status: 413 },
   RateLimitExceeded: { codigo: "LIMITE_EXCEDIDO", status: 429 },
   RouteNotFound: { codigo: "REQUISICAO_INVALIDA", status: 404 },
+  StoreUnavailable: { codigo: "INDISPONIVEL", status: 503 },
   InternalError: { codigo: "ERRO_INTERNO", status: 500 },
 };
 
@@ -48,6 +50,7 @@ const detailsOf = (e: ServiceError): { readonly campos?: readonly FieldError[]; 
     case "RateLimitExceeded":
     case "RouteNotFound":
       return { mensagem: e.mensagem };
+    case "StoreUnavailable":
     case "InternalError":
       return {};
   }
@@ -56,6 +59,7 @@ const detailsOf = (e: ServiceError): { readonly campos?: readonly FieldError[]; 
 const headersOf = (e: ServiceError): Record<string, string> => {
   switch (e._tag) {
     case "RateLimitExceeded":
+    case "StoreUnavailable":
       return { "Retry-After": String(e.retryAfterSeconds) };
     case "Unauthorized":
       // RFC 6750: no error code when the request carried no credential at all.

@@ -17,7 +17,10 @@ export class InvalidRequest extends Error {
   }
 }
 
-/** A poll named a search that does not exist (never did, expired, or belongs to another tenant). */
+/**
+ * A poll named a search that does not exist (never did, expired, was lost with the store's data, or belongs
+ * to another tenant): 404 `BUSCA_EXPIRADA`, naming the field, telling the client to send the query again.
+ */
 export class UnknownSearch extends Error {
   readonly _tag = "UnknownSearch";
   /** The member the client sent the id in. */
@@ -28,7 +31,7 @@ export class UnknownSearch extends Error {
     return [
       {
         Campo: this.field,
-        Mensagem: `${this.field} não corresponde a uma busca em andamento ou guardada (ela pode ter expirado): envie a consulta completa para iniciar uma nova busca.`,
+        Mensagem: `${this.field} não corresponde a uma busca em andamento ou guardada (ela expirou ou foi perdida): envie a consulta completa para iniciar uma nova busca.`,
       },
     ];
   }
@@ -92,6 +95,24 @@ export class RouteNotFound extends Error {
   }
 }
 
+/**
+ * The session store (Redis) cannot be reached, or its circuit breaker is open: 503 `INDISPONIVEL`,
+ * retryable, with `Retry-After`. Thrown by the store within its short command timeout, so a request never
+ * waits on a store that is down. `cause` (the client's message) goes to the log only.
+ */
+export class StoreUnavailable extends Error {
+  readonly _tag = "StoreUnavailable";
+  constructor(
+    readonly detail: string,
+    readonly retryAfterSeconds = 1,
+  ) {
+    super(`session store unavailable: ${detail}`);
+  }
+}
+
+/** True for a {@link StoreUnavailable} (by its tag, so it survives module duplication). */
+export const isStoreUnavailable = (u: unknown): u is StoreUnavailable => u instanceof Error && "_tag" in u && u._tag === "StoreUnavailable";
+
 /** A bug: something threw that no rule expected. Its detail goes to the log, never to the client. */
 export class InternalError extends Error {
   readonly _tag = "InternalError";
@@ -101,7 +122,15 @@ export class InternalError extends Error {
 }
 
 /** Every error the service answers with. */
-export type ServiceError = InvalidRequest | UnknownSearch | Unauthorized | PayloadTooLarge | RateLimitExceeded | RouteNotFound | InternalError;
+export type ServiceError =
+  | InvalidRequest
+  | UnknownSearch
+  | Unauthorized
+  | PayloadTooLarge
+  | RateLimitExceeded
+  | RouteNotFound
+  | StoreUnavailable
+  | InternalError;
 
 /** The tag of a {@link ServiceError}. */
 export type ServiceErrorTag = ServiceError["_tag"];
@@ -113,6 +142,7 @@ const TAGS: ReadonlySet<string> = new Set<ServiceErrorTag>([
   "PayloadTooLarge",
   "RateLimitExceeded",
   "RouteNotFound",
+  "StoreUnavailable",
   "InternalError",
 ]);
 

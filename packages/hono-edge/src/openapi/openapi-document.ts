@@ -104,13 +104,14 @@ export const openApiDocument = (basePath: string): Json => {
         summary: "A mesma busca como Server-Sent Events",
         description:
           "Um evento por versão do resultado: id é a versão, data é o mesmo envelope da consulta. O último evento tem Completed true. " +
-          "Last-Event-ID retoma depois daquela versão.",
+          "Last-Event-ID retoma depois daquela versão. Se o armazenamento de buscas ficar indisponível com o fluxo aberto, " +
+          "ele termina com um evento INDISPONIVEL (Retentavel true, sem id): reconecte com o Last-Event-ID recebido.",
         security: bearer,
         parameters: [{ name: "Last-Event-ID", in: "header", required: false, schema: { type: "string", pattern: "^\\d+$" } }],
         requestBody: searchBody,
         responses: {
           "200": { description: "Fluxo de eventos; cada data é um RespostaSucesso ou RespostaErro.", content: { "text/event-stream": { schema: { type: "string" } } } },
-          ...errorsOf(["REQUISICAO_INVALIDA", "NAO_AUTORIZADO", "CORPO_GRANDE_DEMAIS", "LIMITE_EXCEDIDO", "ERRO_INTERNO"]),
+          ...errorsOf(["REQUISICAO_INVALIDA", "NAO_AUTORIZADO", "BUSCA_EXPIRADA", "CORPO_GRANDE_DEMAIS", "LIMITE_EXCEDIDO", "INDISPONIVEL", "ERRO_INTERNO"]),
         },
       },
     },
@@ -143,7 +144,20 @@ export const openApiDocument = (basePath: string): Json => {
         responses: { "200": json(ref("PaganteLista"), "Estado depois da mudança."), ...errorsOf(["REQUISICAO_INVALIDA", "NAO_AUTORIZADO"]) },
       },
     },
-    "/health": { get: { summary: "Saúde do serviço", responses: { "200": json({ type: "object", properties: { status: { const: "ok" } } }, "O serviço responde.") } } },
+    "/health": { get: { summary: "Saúde do serviço (liveness)", responses: { "200": json({ type: "object", properties: { status: { const: "ok" } } }, "O processo responde.") } } },
+    "/ready": {
+      get: {
+        summary: "Prontidão (readiness): o armazenamento de buscas responde",
+        responses: {
+          "200": json({ type: "object", properties: { status: { const: "ready" } } }, "Pronto para atender buscas."),
+          "503": {
+            description: "O armazenamento de buscas (Redis) não responde: não envie tráfego a esta instância por enquanto.",
+            headers: { "Retry-After": { description: "Segundos até tentar de novo.", schema: { type: "integer", minimum: 1 } } },
+            content: { "application/json": { schema: { type: "object", properties: { status: { const: "unavailable" }, store: { const: "unreachable" } } } } },
+          },
+        },
+      },
+    },
   };
   return {
     openapi: "3.1.0",

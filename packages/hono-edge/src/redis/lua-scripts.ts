@@ -113,3 +113,25 @@ redis.call('LPUSH', KEYS[1], ARGV[4])
 local pttl = redis.call('PTTL', KEYS[2])
 if pttl > 0 then redis.call('PEXPIRE', KEYS[1], pttl) end
 return 1`;
+
+/**
+ * KEYS: mapping, hash, changes list. ARGV: id, record JSON, owner, lease ms, version, completed (0/1),
+ * cumulative change JSON, ttl ms, expire-at of a running search (epoch ms), channel, rejoin ms ('' for
+ * the whole TTL). Writes back a search the store lost (see `SessionStore.restore`): nothing when its hash
+ * exists (returns 0) or when it would already have expired (returns -1). The mapping is only set if free.
+ */
+export const RESTORE = `${NOW}
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+local done = ARGV[6] == '1'
+local life = done and tonumber(ARGV[8]) or (tonumber(ARGV[9]) - now)
+if life <= 0 then return -1 end
+redis.call('DEL', KEYS[3])
+redis.call('HSET', KEYS[2], 'rec', ARGV[2], 'v', ARGV[5], 'done', ARGV[6], 'doneAt', done and now or '', 'owner', ARGV[3], 'exp', now + tonumber(ARGV[4]), 'map', KEYS[1])
+redis.call('RPUSH', KEYS[3], ARGV[7])
+redis.call('PEXPIRE', KEYS[2], life)
+redis.call('PEXPIRE', KEYS[3], life)
+local mlife = life
+if done and ARGV[11] ~= '' then mlife = math.min(life, tonumber(ARGV[11])) end
+if mlife > 0 then redis.call('SET', KEYS[1], ARGV[1], 'PX', mlife, 'NX') end
+redis.call('PUBLISH', ARGV[10], ARGV[5])
+return 1`;

@@ -3,10 +3,11 @@ import { silentLogger, type Logger } from "../logging/logger.js";
 import { mergeChanges, type SearchChange } from "../search/search-change.js";
 import type { SearchRecord, SessionStore } from "../search/session-store.js";
 import { luaScript } from "./lua-runner.js";
-import { ACQUIRE_LEASE, APPEND, CHANGES_AFTER, COMPACT, OPEN_OR_JOIN, RELEASE_LEASE } from "./lua-scripts.js";
+import { ACQUIRE_LEASE, APPEND, CHANGES_AFTER, COMPACT, OPEN_OR_JOIN, RELEASE_LEASE, RESTORE } from "./lua-scripts.js";
 import { decodeChange, encodeChange, pairsToHash, recordFromHash, recordToFields } from "./record-codec.js";
 import { redisKeys } from "./redis-keys.js";
 import { createRedisWatchers } from "./redis-watchers.js";
+import { createStoreGuard, redisClientOptions } from "./store-guard.js";
 
 /** Options of {@link createRedisSessionStore}. */
 export interface RedisSessionStoreOptions {
@@ -24,7 +25,17 @@ export interface RedisSessionStoreOptions {
   readonly maxChangesPerSearch?: number | undefined;
   /** Where connection-level problems are reported. Default: nowhere. */
   readonly logger?: Logger | undefined;
+  /**
+   * How long one Redis command may take before the request gets 503 `INDISPONIVEL` (ioredis's
+   * `commandTimeout` of the client the store opens from a URL). Default 500.
+   */
+  readonly commandTimeoutMs?: number | undefined;
+  /** Consecutive command failures that open the circuit breaker. Default 3. */
+  readonly breakerThreshold?: number | undefined;
+  /** How long an open breaker answers at once, before trying Redis again. Default 1000. */
+  readonly breakerCooldownMs?: number | undefined;
 }
+
 
 /** The Redis session store: the port, plus `close()` to end its connections. */
 export interface RedisSessionStore extends SessionStore {
@@ -46,11 +57,20 @@ export interface RedisSessionStore extends SessionStore {
  */
 export const createRedisSessionStore = (options: RedisSessionStoreOptions): RedisSessionStore => {
   const owned = typeof options.redis === "string";
-  const redis = typeof options.redis === "string" ? new Redis(options.redis) : options.redis;
+  const commandTimeoutMs = options.commandTimeoutMs ?? 500;
+  const redis = typeof options.redis === "string" ? new Redis(options.redis, redisClientOptions(commandTimeoutMs)) : options.redis;
   const logger = options.logger ?? silentLogger;
   const keys = redisKeys(options.keyPrefix ?? "voar:");
   const maxChanges = Math.max(2, options.maxChangesPerSearch ?? 256);
-  const watchers = createRedisWatchers(() => redis.duplicate(), logger);
+  const guard = createStoreGuard(redis, {
+    startupWaitMs: commandTimeoutMs,
+    failureThreshold: options.breakerThreshold ?? 3,
+    cooldownMs: options.breakerCooldownMs ?? 1_000,
+    retryAfterSeconds: 1,
+  });
+  // The subscriber may queue its SUBSCRIBE until it is connected (it is opened on the first watch); the
+  // guard has checked the main connection first, and `commandTimeout` bounds the wait.
+  const watchers = createRedisWatchers(() => redis.duplicate({ enableOfflineQueue: true }), logger);
   const scripts = {
     open: luaScript(redis, OPEN_OR_JOIN),
     append: luaScript(redis, APPEND),
@@ -58,7 +78,9 @@ export const createRedisSessionStore = (options: RedisSessionStoreOptions): Redi
     release: luaScript(redis, RELEASE_LEASE),
     changesAfter: luaScript(redis, CHANGES_AFTER),
     compact: luaScript(redis, COMPACT),
+    restore: luaScript(redis, RESTORE),
   };
+  const { run } = guard;
 
   /** Expiry of a new search: completed ones `ttl` after completion, the others `ttl` after their deadline. */
   const expiresAt = (r: SearchRecord) => (r.completed ? (r.completedAt ?? r.createdAt) : r.deadlineAt) + options.ttlMs;
@@ -70,18 +92,20 @@ export const createRedisSessionStore = (options: RedisSessionStoreOptions): Redi
    */
   const compact = async (id: string, length: number) => {
     const count = length - Math.floor(maxChanges / 2) + 1;
-    const oldest = ((await redis.lrange(keys.changes(id), 0, count - 1)) as string[]).map(decodeChange);
+    const oldest = ((await run(() => redis.lrange(keys.changes(id), 0, count - 1))) as string[]).map(decodeChange);
     if (oldest.length < 2) return;
     const folded = oldest.reduce(mergeChanges);
-    await scripts.compact.run([keys.changes(id), keys.search(id)], [oldest.length, oldest[0]!.version, oldest.at(-1)!.version, encodeChange(folded)]);
+    await run(() => scripts.compact.run([keys.changes(id), keys.search(id)], [oldest.length, oldest[0]!.version, oldest.at(-1)!.version, encodeChange(folded)]));
   };
 
   return {
     async openOrJoin(candidate) {
       const f = recordToFields(candidate);
-      const reply = (await scripts.open.run(
-        [keys.mapping(candidate.key), keys.search(candidate.id), keys.changes(candidate.id)],
-        [candidate.id, f.rec, f.owner, f.exp, f.done, f.doneAt, expiresAt(candidate), keys.searchPrefix],
+      const reply = (await run(() =>
+        scripts.open.run(
+          [keys.mapping(candidate.key), keys.search(candidate.id), keys.changes(candidate.id)],
+          [candidate.id, f.rec, f.owner, f.exp, f.done, f.doneAt, expiresAt(candidate), keys.searchPrefix],
+        ),
       )) as [number, string?, string[]?];
       if (reply[0] === 1) return { record: candidate, created: true };
       const record = recordFromHash(pairsToHash(reply[2] ?? []));
@@ -89,12 +113,14 @@ export const createRedisSessionStore = (options: RedisSessionStoreOptions): Redi
       return { record, created: false };
     },
     async get(id) {
-      return recordFromHash(await redis.hgetall(keys.search(id)));
+      return recordFromHash(await run(() => redis.hgetall(keys.search(id))));
     },
     async append(id, change, owner, leaseMs) {
-      const length = (await scripts.append.run(
-        [keys.search(id), keys.changes(id)],
-        [owner, leaseMs, change.version, change.completed ? "1" : "0", encodeChange(change), options.ttlMs, keys.channel(id), id, change.rejoinMs ?? ""],
+      const length = (await run(() =>
+        scripts.append.run(
+          [keys.search(id), keys.changes(id)],
+          [owner, leaseMs, change.version, change.completed ? "1" : "0", encodeChange(change), options.ttlMs, keys.channel(id), id, change.rejoinMs ?? ""],
+        ),
       )) as number;
       if (length < 0) return false;
       if (length > maxChanges && !change.completed) {
@@ -106,20 +132,53 @@ export const createRedisSessionStore = (options: RedisSessionStoreOptions): Redi
       return true;
     },
     async changes(id, afterVersion) {
-      const raw = (await scripts.changesAfter.run([keys.changes(id)], [afterVersion])) as string[];
+      const raw = (await run(() => scripts.changesAfter.run([keys.changes(id)], [afterVersion]))) as string[];
       const all = raw.map(decodeChange);
       // The script already cut the log unless it looked irregular; the same rule as the memory store either way.
       const first = all.findIndex((c: SearchChange) => c.version > afterVersion);
       return first < 0 ? [] : all.slice(first);
     },
     async acquireLease(id, owner, leaseMs) {
-      return (await scripts.acquire.run([keys.search(id)], [owner, leaseMs])) === 1;
+      return (await run(() => scripts.acquire.run([keys.search(id)], [owner, leaseMs]))) === 1;
     },
     async releaseLease(id, owner) {
-      await scripts.release.run([keys.search(id)], [owner]);
+      await run(() => scripts.release.run([keys.search(id)], [owner]));
     },
     watch(id, listener) {
-      return watchers.watch(keys.channel(id), listener);
+      return run(() => watchers.watch(keys.channel(id), listener));
+    },
+    async restore(record, change, owner, leaseMs) {
+      const f = recordToFields(record);
+      const reply = await run(() =>
+        scripts.restore.run(
+          [keys.mapping(record.key), keys.search(record.id), keys.changes(record.id)],
+          [
+            record.id,
+            f.rec,
+            owner,
+            leaseMs,
+            change.version,
+            change.completed ? "1" : "0",
+            encodeChange({ ...change, cumulative: true }),
+            options.ttlMs,
+            record.deadlineAt + options.ttlMs,
+            keys.channel(record.id),
+            change.rejoinMs ?? "",
+          ],
+        ),
+      );
+      return reply === 1;
+    },
+    async ready() {
+      if (!guard.available()) return false;
+      try {
+        return (await run(() => redis.ping())) === "PONG";
+      } catch {
+        return false;
+      }
+    },
+    onAvailability(listener) {
+      return guard.onChange(listener);
     },
     async close() {
       await watchers.close();

@@ -14,7 +14,9 @@ export interface RedisWatchers {
  * Multiplexes watches over a single subscriber connection, opened on the first watch (`connect()` makes
  * it, e.g. `redis.duplicate()`): one `SUBSCRIBE` per channel however many watchers it has, `UNSUBSCRIBE`
  * when the last one leaves. Commands on one connection run in order, so a quick unwatch/watch pair on a
- * channel ends subscribed. ioredis subscribes again by itself after a reconnection.
+ * channel ends subscribed. ioredis subscribes again by itself after a reconnection; when the connection
+ * drops, every listener is called (with 0), so its watcher reads the store and learns that it is down
+ * rather than waiting for a message that cannot come.
  */
 export const createRedisWatchers = (connect: () => Redis, logger: Logger): RedisWatchers => {
   /** Per channel: its listeners, and the subscription every watch of it waits for. */
@@ -28,6 +30,10 @@ export const createRedisWatchers = (connect: () => Redis, logger: Logger): Redis
       const version = Number(message);
       for (const listener of [...(channels.get(channel)?.listeners ?? [])]) listener(version);
     });
+    s.on("close", () => {
+      for (const { listeners } of [...channels.values()]) for (const listener of [...listeners]) listener(0);
+    });
+    s.on("error", () => undefined); // reconnection errors: the main connection's guard reports the outage
     return (subscriber = s);
   };
 

@@ -1,6 +1,7 @@
 import { errorEnvelope } from "@voar/core";
 import type { Handler } from "hono";
 import type { AppEnv } from "../app/app-env.js";
+import { isStoreUnavailable } from "../errors/service-errors.js";
 import type { Logger } from "../logging/logger.js";
 import { envelopeOf, resolveSearch, type SearchRouteDeps } from "./search-request.js";
 
@@ -25,7 +26,9 @@ const lastEventIdOf = (header: string | undefined): number | undefined =>
  * `POST /ConsultaAereo/Stream`: the same search as Server-Sent Events. One event per snapshot, `id:` its
  * version and `data:` the same envelope the polling answer has for the page asked; the stream ends after
  * the event whose envelope has `Completed: true`. `Last-Event-ID` resumes after that version (see
- * `watchSearch`). Request errors (401, 400, 413, 429) answer as JSON envelopes before any stream starts.
+ * `watchSearch`). Request errors (401, 400, 404, 413, 429, 503) answer as JSON envelopes before any stream
+ * starts. If the store becomes unreachable while the stream is open, it ends with one retryable
+ * `INDISPONIVEL` event (no `id:`), so a reconnection with `Last-Event-ID` resumes where the client was.
  * Events use the default type (`message`), so any SSE reader sees them without naming an event.
  */
 export const streamHandler =
@@ -63,6 +66,17 @@ export const streamHandler =
           const envelope = envelopeOf(deps, s, resolved, requestId).body;
           controller.enqueue(encoder.encode(`id: ${s.version}\ndata: ${JSON.stringify(envelope)}\n\n`));
         } catch (e) {
+          if (isStoreUnavailable(e)) {
+            // The store went down mid-stream: a retryable INDISPONIVEL event without an id, then a clean end,
+            // so the client reconnects with the Last-Event-ID of the last snapshot it got and resumes there.
+            settings.logger.log({ level: "warn", msg: "stream.store_unavailable", requestId, searchId: resolved.record.id, error: e.message });
+            const { body: failure } = errorEnvelope("INDISPONIVEL", { requestId, token: resolved.record.id });
+            controller.enqueue(encoder.encode(`data: ${JSON.stringify(failure)}\n\n`));
+            controller.close();
+            abort.abort();
+            release();
+            return;
+          }
           // A bug while streaming: logged with its detail, answered as a final ERRO_INTERNO event without it.
           settings.logger.log({ level: "error", msg: "stream.failed", requestId, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
           const { body: failure } = errorEnvelope("ERRO_INTERNO", { requestId, token: resolved.record.id });

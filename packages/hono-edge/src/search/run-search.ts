@@ -3,6 +3,7 @@ import type { Subscription } from "rxjs";
 import type { Logger } from "../logging/logger.js";
 import { changedOffers, rejoinWindowMs, type SearchChange } from "./search-change.js";
 import type { SearchRecord, SessionStore } from "./session-store.js";
+import { createStoreSync, type SyncOutcome } from "./store-sync.js";
 
 /** What {@link runSearch} needs. */
 export interface RunSearchOptions {
@@ -30,6 +31,8 @@ export interface RunSearchOptions {
 export interface RunningSearch {
   /** Stops the engine (aborting its sources); `release` gives the lease up so another instance may take over. */
   stop(release: boolean): Promise<void>;
+  /** Writes at once what the store is missing of this search (after an outage), instead of at the next heartbeat. */
+  sync(): Promise<SyncOutcome>;
 }
 
 const stoppedMessage = "a busca foi interrompida antes desta fonte responder";
@@ -52,14 +55,19 @@ const mergeProgress = (recorded: readonly SourceProgress[], engine: readonly Sou
  * store, in order, renewing the lease as it goes (and on a heartbeat while sources are quiet). Versions
  * continue from the base, so a takeover never reuses a version number. Stops when the search completes,
  * when the lease is lost, or on {@link RunningSearch.stop}.
+ *
+ * The store may be unreachable for a while (`StoreUnavailable`): the engine goes on, its changes wait here
+ * in order, and each heartbeat (or {@link RunningSearch.sync}) tries again. When the store answers, the
+ * changes it missed are appended; if it came back without the search (restarted empty), the search is
+ * written back whole, as one cumulative change at the latest version, with every offer this run and its
+ * base had, so its Token keeps working and nothing a client received disappears.
  */
 export const runSearch = (o: RunSearchOptions): RunningSearch => {
   const seen = new Map<string, Offer>();
   let version = o.base.version;
-  let chain: Promise<void> = Promise.resolve();
   let ended = false;
 
-  // Only ever called from the append chain, so after `heartbeat` and `subscription` below exist.
+  // Only ever called after `heartbeat` and `subscription` below exist.
   const end = () => {
     if (ended) return;
     ended = true;
@@ -68,32 +76,20 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
     o.onEnd();
   };
 
-  const enqueue = (step: () => Promise<boolean>, what: string) => {
-    chain = chain.then(async () => {
-      if (ended) return;
-      try {
-        if (!(await step())) {
-          o.logger.log({ level: "warn", msg: "search.lease_lost", searchId: o.record.id });
-          end();
-        }
-      } catch (e) {
-        // A store failure stops this run; the search is taken over or expires. Logged, never hidden.
-        o.logger.log({ level: "error", msg: `search.${what}_failed`, searchId: o.record.id, error: e instanceof Error ? e.message : String(e) });
-        end();
-      }
-    });
+  /** Every offer of the base and of this run (the latest version of each), with the latest progress. */
+  const wholeState = (latest: SearchChange | undefined): SearchChange => {
+    const offers = new Map<string, Offer>();
+    for (const [offerId, offer] of o.base.offers) offers.set(offerId, offer);
+    for (const [offerId, offer] of seen) offers.set(offerId, offer);
+    const last = latest ?? { version, offers: [], sources: o.base.sources, completed: false };
+    return { ...last, offers: [...offers.values()], cumulative: true };
   };
+
+  const writer = createStoreSync({ record: o.record, store: o.store, owner: o.owner, leaseMs: o.leaseMs, logger: o.logger, wholeState, end, ended: () => ended });
 
   const record = (step: SearchChange) => {
     const window = step.completed ? rejoinWindowMs(step.sources, o.failedTtlMs) : undefined;
-    const change: SearchChange = window === undefined ? step : { ...step, rejoinMs: window };
-    enqueue(() => o.store.append(o.record.id, change, o.owner, o.leaseMs), "append");
-    if (change.completed) {
-      chain = chain.then(async () => {
-        end();
-        await o.store.releaseLease(o.record.id, o.owner);
-      });
-    }
+    writer.push(window === undefined ? step : { ...step, rejoinMs: window });
   };
 
   const onSnapshot = (s: SearchSnapshot) => {
@@ -123,7 +119,7 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
     });
   };
 
-  const heartbeat = setInterval(() => enqueue(() => o.store.acquireLease(o.record.id, o.owner, o.leaseMs), "lease"), Math.max(500, Math.floor(o.leaseMs / 3)));
+  const heartbeat = setInterval(() => void writer.beat(), Math.max(500, Math.floor(o.leaseMs / 3)));
   const subscription: Subscription = search(o.record.query, o.sources, {
     deadlineMs: Math.max(0, o.deadlineMs),
     hiddenCashAirlines: o.record.hiddenCashAirlines,
@@ -135,8 +131,9 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
   return {
     async stop(release) {
       end();
-      await chain;
+      await writer.drain();
       if (release) await o.store.releaseLease(o.record.id, o.owner);
     },
+    sync: () => writer.sync(),
   };
 };

@@ -1,10 +1,12 @@
 import { sourcesFor, type SearchQuery, type SearchSnapshot, type SearchSource } from "@voar/core";
 import type { Clock } from "../clock.js";
+import { StoreUnavailable } from "../errors/service-errors.js";
 import type { Logger } from "../logging/logger.js";
 import { runSearch, type RunningSearch } from "./run-search.js";
 import { applyChanges, emptySnapshotOf } from "./search-change.js";
 import { searchKey } from "./search-key.js";
-import type { SearchRecord, SessionStore } from "./session-store.js";
+import type { SearchRecord, SessionStore, Unwatch } from "./session-store.js";
+import type { SyncOutcome } from "./store-sync.js";
 import { watchSearch, type SearchUpdate } from "./watch-search.js";
 
 /** What a {@link SearchHub} needs. */
@@ -42,8 +44,42 @@ export class SearchHub {
   private readonly running = new Map<string, RunningSearch>();
   private readonly cache = new Map<string, { readonly snapshot: SearchSnapshot; readonly expiresAt: number }>();
   private lastSweep = 0;
+  private readonly unwatchStore: Unwatch | undefined;
+  /** When the store was last seen going down (epoch ms), while it is down. */
+  private downSince: number | undefined;
+  /** Until when, after the store came back, a search it lacks may still be written back by its owner. */
+  private recoveringUntil = 0;
 
-  constructor(private readonly o: SearchHubOptions) {}
+  constructor(private readonly o: SearchHubOptions) {
+    this.unwatchStore = o.store.onAvailability?.((available) => (available ? this.storeUp() : this.storeDown()));
+  }
+
+  /** Whether the store answers now (`/ready`): always, for a store that cannot be unreachable. */
+  async ready(): Promise<boolean> {
+    return this.o.store.ready ? this.o.store.ready() : true;
+  }
+
+  private storeDown(): void {
+    this.downSince = this.o.clock.now();
+    this.o.logger.log({ level: "warn", msg: "store.down", runningSearches: this.running.size, cachedSearches: this.cache.size });
+  }
+
+  /**
+   * The store answers again: every search this instance runs writes what the store missed (or itself whole,
+   * if the store came back empty) at once, not at its next heartbeat; the counts go to the log.
+   */
+  private storeUp(): void {
+    const downMs = this.downSince === undefined ? undefined : this.o.clock.now() - this.downSince;
+    this.downSince = undefined;
+    // Owners write their searches back on their own 'up' or at their next heartbeat (at most a lease later).
+    this.recoveringUntil = this.o.clock.now() + this.o.leaseMs;
+    const runs = [...this.running.values()];
+    void Promise.all(runs.map((r) => r.sync())).then((outcomes) => {
+      const count = (x: SyncOutcome) => outcomes.filter((o) => o === x).length;
+      const [rewritten, resumed, stillUnavailable, ended] = [count("rewritten"), count("resumed"), count("unavailable"), count("ended")];
+      this.o.logger.log({ level: "info", msg: "store.up", downMs, runningSearches: runs.length, rewritten, resumed, stillUnavailable, ended });
+    });
+  }
 
   /** Starts the search of a query for a tenant, or joins the live one with the same key. */
   async open(tenant: string, query: SearchQuery, hiddenCashAirlines: readonly number[]): Promise<SearchRecord> {
@@ -76,7 +112,16 @@ export class SearchHub {
 
   /** A live search of the tenant by id; undefined when unknown, expired or another tenant's. */
   async find(tenant: string, id: string): Promise<SearchRecord | undefined> {
-    const record = await this.o.store.get(id);
+    let record = await this.o.store.get(id);
+    const run = this.running.get(id);
+    if (!record && run) {
+      // The store lost a search this instance runs (it restarted empty): write it back now and answer it.
+      const outcome = await run.sync();
+      if (outcome !== "ended" && outcome !== "unavailable") record = await this.o.store.get(id);
+    }
+    // Just after the store came back empty, a search it lacks may be one its owner is writing back: not
+    // "expired" yet, but "try again in a moment" (retryable); after that window, it is gone for good.
+    if (!record && this.o.clock.now() < this.recoveringUntil) throw new StoreUnavailable("the store is recovering its searches");
     if (!record || record.tenant !== tenant) return undefined;
     await this.ensureRunning(record);
     return record;
@@ -112,6 +157,7 @@ export class SearchHub {
 
   /** Stops every search this instance runs and gives up their leases, so another instance may take over. */
   async close(): Promise<void> {
+    this.unwatchStore?.();
     await Promise.all([...this.running.values()].map((r) => r.stop(true)));
   }
 

@@ -81,6 +81,30 @@ export interface SessionStore {
   acquireLease(id: string, owner: string, leaseMs: number): Promise<boolean>;
   /** Gives the lease up (after completion, or at shutdown so another instance may take over at once). */
   releaseLease(id: string, owner: string): Promise<void>;
-  /** Calls `listener` with the new version after every append to the search. */
+  /**
+   * Calls `listener` with the new version after every append to the search. A store that can lose its
+   * connection also calls it when the connection drops (with the version it last announced, or 0), so a
+   * watcher reads the store at once and learns that it is unavailable instead of waiting in silence.
+   */
   watch(id: string, listener: (version: number) => void): Promise<Unwatch>;
+
+  // A store that can be unreachable (Redis) implements the three below; one that cannot (in memory) may omit them.
+
+  /**
+   * Whether the store answers now (readiness): false while it is unreachable or its circuit breaker is
+   * open. Never throws, answers within the store's command timeout. Absent: always ready.
+   */
+  ready?(): Promise<boolean>;
+  /**
+   * Calls `listener(false)` when the store becomes unreachable and `listener(true)` when it answers again.
+   * While it is unreachable every other method rejects at once with `StoreUnavailable`.
+   */
+  onAvailability?(listener: (available: boolean) => void): Unwatch;
+  /**
+   * Writes a search back that the store lost (restarted empty) from the memory of the instance that runs it:
+   * the record at `change.version`, with `owner`'s lease for `leaseMs`, and one cumulative change (the whole
+   * state). The query mapping is set again only if no other search took it meanwhile. False (nothing written)
+   * when the record exists, or when the search would already have expired.
+   */
+  restore?(record: SearchRecord, change: SearchChange, owner: string, leaseMs: number): Promise<boolean>;
 }

@@ -52,7 +52,7 @@ describe("a search's Durable Object", () => {
     expect(state.data.size).toBe(0);
     expect(state.alarm()).toBeNull();
     const gone = await core.fetch(request({ Token: token }));
-    expect(gone.status).toBe(400);
+    expect(gone.status).toBe(404);
   });
 
   it("starts a body's search with the Pagante state the Worker routed it by", async () => {

@@ -125,16 +125,16 @@ describe("workerd with Durable Objects (wrangler.toml in miniflare 3)", () => {
     expect(other.status).toBe(200);
     expect(other.body["Token"]).not.toBe(token);
     const foreign = await consultar(server, { Token: token }, OTHER);
-    expect(foreign.status).toBe(400);
-    expect(foreign.body).toMatchObject({ Erro: { Codigo: "REQUISICAO_INVALIDA", Campos: [{ Campo: "Token" }] } });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toMatchObject({ Erro: { Codigo: "BUSCA_EXPIRADA", Campos: [{ Campo: "Token" }] } });
   });
 
-  it("an id that names no search object is a 400 naming the field it came in", async () => {
+  it("an id that names no search object is a 404 BUSCA_EXPIRADA naming the field it came in", async () => {
     const server = await start(300);
     for (const leaseId of ["not-a-search-id", `${"ab".repeat(32)}.00000000-0000-4000-8000-000000000000`]) {
       const { status, body } = await consultar(server, { LeaseId: leaseId });
-      expect(status).toBe(400);
-      expect(body).toMatchObject({ Success: false, Erro: { Codigo: "REQUISICAO_INVALIDA", Campos: [{ Campo: "LeaseId" }] } });
+      expect(status).toBe(404);
+      expect(body).toMatchObject({ Success: false, Erro: { Codigo: "BUSCA_EXPIRADA", Campos: [{ Campo: "LeaseId" }] } });
     }
   });
 

@@ -1,7 +1,7 @@
 import { createSimulator } from "@voar/testing/simulator";
 import type { Redis } from "ioredis";
 import { createApp } from "../../../src/app/create-app.js";
-import { silentLogger } from "../../../src/logging/logger.js";
+import { silentLogger, type Logger } from "../../../src/logging/logger.js";
 import { createRedisSessionStore } from "../../../src/redis/index.js";
 import { countCalls } from "../../support/wire.js";
 import { testConfig } from "../../support/app.js";
@@ -18,10 +18,10 @@ export const LISBON = { Origem: "GRU", Destino: "LIS", QuantidadePorPagina: 100 
 const latencyMs = (sourceId: string) => (sourceId === "latam" ? 300 : sourceId === "azul" ? 600 : 3_000);
 
 /** One instance of the service on a shared Redis (its own connections), counting the source calls it makes. */
-export const redisInstance = (o: { readonly redis: string | Redis; readonly prefix: string; readonly instanceId: string }) => {
+export const redisInstance = (o: { readonly redis: string | Redis; readonly prefix: string; readonly instanceId: string; readonly logger?: Logger }) => {
   const config = testConfig({ search: { leaseMs: LEASE_MS } });
   const counted = countCalls(createSimulator({ latencyMs, batches: 3 }).sources);
   const store = createRedisSessionStore({ redis: o.redis, keyPrefix: o.prefix, ttlMs: config.search.ttlMs });
-  const app = createApp({ config, sources: counted.sources, store, instanceId: o.instanceId, logger: silentLogger });
+  const app = createApp({ config, sources: counted.sources, store, instanceId: o.instanceId, logger: o.logger ?? silentLogger });
   return { app, store, calls: counted };
 };

@@ -1,0 +1,153 @@
+import { isStoreUnavailable } from "../errors/service-errors.js";
+import type { Logger } from "../logging/logger.js";
+import type { SearchChange } from "./search-change.js";
+import type { SearchRecord, SessionStore } from "./session-store.js";
+
+/**
+ * What an attempt to bring the store up to date with a run gave: `current` (nothing was missing),
+ * `resumed` (the changes the store missed during an outage were appended), `rewritten` (the store had lost
+ * the search and it was written back whole), `unavailable` (the store is still down: kept, tried again),
+ * `ended` (the run is over: lease lost, search gone for good, or stopped).
+ */
+export type SyncOutcome = "current" | "resumed" | "rewritten" | "unavailable" | "ended";
+
+/** What {@link createStoreSync} needs. */
+export interface StoreSyncOptions {
+  readonly record: SearchRecord;
+  readonly store: SessionStore;
+  readonly owner: string;
+  readonly leaseMs: number;
+  readonly logger: Logger;
+  /** The whole state of the search as this instance knows it, after `latest`, as one cumulative change. */
+  readonly wholeState: (latest: SearchChange | undefined) => SearchChange;
+  /** Ends the run (stops the engine and the heartbeat); called at most once by the sync. */
+  readonly end: () => void;
+  readonly ended: () => boolean;
+}
+
+/** The writer of one run's changes: in order, one step at a time, surviving store outages. */
+export interface StoreSync {
+  /** Queues a change; writes it at once unless the store is known to be down. */
+  push(change: SearchChange): void;
+  /** The heartbeat: renews the lease, or writes what is pending while the store was down. */
+  beat(): Promise<void>;
+  /** Writes what the store is missing now. */
+  sync(): Promise<SyncOutcome>;
+  /** Waits for the steps queued so far. */
+  drain(): Promise<void>;
+}
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/**
+ * Writes a run's changes to the store in order. While the store is unreachable (`StoreUnavailable`) the
+ * changes wait here and each heartbeat tries again. When it answers, the changes it missed are appended;
+ * if it came back without the search (restarted empty), the search is written back whole (`restore`): the
+ * record at the latest version, with this instance's lease, and one cumulative change with every offer,
+ * so its Token keeps working and nothing a client received disappears. Once the completing change is in,
+ * the run ends and the lease is released.
+ */
+export const createStoreSync = (o: StoreSyncOptions): StoreSync => {
+  const id = o.record.id;
+  /** Changes made but not yet in the store, oldest first. */
+  let pending: SearchChange[] = [];
+  /** The latest change made (written or not). */
+  let latest: SearchChange | undefined;
+  /** Set by a `StoreUnavailable`: the next sync first checks what the store still has. */
+  let outage = false;
+  let chain: Promise<unknown> = Promise.resolve();
+
+  /** Runs steps one at a time, in order, whatever the previous one gave. */
+  const serial = <T>(step: () => Promise<T>): Promise<T> => {
+    const next = chain.then(step);
+    chain = next.catch(() => undefined);
+    return next;
+  };
+
+  const wentDown = (e: unknown) => {
+    if (!outage) o.logger.log({ level: "warn", msg: "search.store_unavailable", searchId: id, pending: pending.length, error: errorText(e) });
+    outage = true;
+  };
+
+  const stop = (msg: string, level: "warn" | "error", error?: unknown): SyncOutcome => {
+    o.logger.log({ level, msg, searchId: id, ...(error === undefined ? {} : { error: errorText(error) }) });
+    o.end();
+    return "ended";
+  };
+
+  /** Writes the search back into a store that lost it. */
+  const rewrite = async (): Promise<SyncOutcome> => {
+    if (!o.store.restore) return stop("search.lost", "warn");
+    const whole = o.wholeState(latest);
+    const now = Date.now();
+    const lease = { owner: o.owner, expiresAt: now + o.leaseMs };
+    const record: SearchRecord = { ...o.record, version: whole.version, completed: whole.completed, completedAt: whole.completed ? now : undefined, lease };
+    if (!(await o.store.restore(record, whole, o.owner, o.leaseMs))) {
+      outage = true; // someone wrote it meanwhile, or it is past its expiry: look again at the next sync
+      return "unavailable";
+    }
+    pending = [];
+    outage = false;
+    o.logger.log({ level: "info", msg: "search.rewritten", searchId: id, version: whole.version, offers: whole.offers.length, completed: whole.completed });
+    return "rewritten";
+  };
+
+  /** After a refused append or lease renewal: the search is gone from the store (write it back) or another's. */
+  const refused = async (): Promise<SyncOutcome> => ((await o.store.get(id)) === undefined ? rewrite() : stop("search.lease_lost", "warn"));
+
+  /** Once the completing change is in the store, the run is over and the lease goes. */
+  const finishIfComplete = async (outcome: SyncOutcome): Promise<SyncOutcome> => {
+    if (o.ended() || outcome === "unavailable" || pending.length > 0 || !latest?.completed) return outcome;
+    o.end();
+    await o.store.releaseLease(id, o.owner).catch((e: unknown) => o.logger.log({ level: "warn", msg: "search.release_failed", searchId: id, error: errorText(e) }));
+    return outcome;
+  };
+
+  const syncStep = async (): Promise<SyncOutcome> => {
+    if (o.ended()) return "ended";
+    let outcome: SyncOutcome = "current";
+    try {
+      if (outage) {
+        const stored = await o.store.get(id);
+        if (stored === undefined) return await finishIfComplete(await rewrite());
+        // A change whose reply was lost in the outage may have been written: keep only the newer ones.
+        pending = pending.filter((c) => c.version > stored.version);
+        outage = false;
+        outcome = "resumed";
+      }
+      while (pending.length > 0) {
+        if (!(await o.store.append(id, pending[0]!, o.owner, o.leaseMs))) return await finishIfComplete(await refused());
+        pending.shift();
+      }
+      return await finishIfComplete(outcome);
+    } catch (e) {
+      if (!isStoreUnavailable(e)) return stop("search.append_failed", "error", e); // the search is taken over or expires
+      wentDown(e);
+      return "unavailable";
+    }
+  };
+
+  return {
+    push(change) {
+      latest = change;
+      pending.push(change);
+      if (!outage) void serial(syncStep); // while the store is down, changes only queue up
+    },
+    beat: () =>
+      serial(async () => {
+        if (o.ended()) return;
+        if (outage || pending.length > 0) {
+          await syncStep();
+          return;
+        }
+        try {
+          if (!(await o.store.acquireLease(id, o.owner, o.leaseMs))) await refused();
+        } catch (e) {
+          if (isStoreUnavailable(e)) wentDown(e);
+          else stop("search.lease_failed", "error", e);
+        }
+      }),
+    sync: () => serial(syncStep),
+    drain: () => serial(() => Promise.resolve()),
+  };
+};
