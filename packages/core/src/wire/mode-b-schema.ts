@@ -108,6 +108,7 @@ export const ModeBFareFamilySchema = z
     Token: z.string().optional().meta({ description: "Só nas opções além da primeira: o token da tarifa, para reservá-la." }),
     ValorTotalComTaxa: DecimalAmountSchema.optional().meta({ description: "Só nas opções além da primeira: o total da reserva com taxas." }),
     OpcaoReserva: z.string().optional().meta({ description: "Só nas opções além da primeira: a opção de reserva (Tarifa Plus...)." }),
+    Url: z.string().optional().meta({ description: "Só nas opções além da primeira: o link do vendedor para esta tarifa." }),
   })
   .meta({ id: "ModeBFareFamily" });
 

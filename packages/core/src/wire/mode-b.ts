@@ -238,7 +238,7 @@ export const toWireComparison = (view: ComparisonView): ModeBOffer => {
   };
   const tarifas = [
     fareOf(view.main),
-    ...view.fareOptions.map((o) => ({ ...fareOf(o), Token: o.fareToken, ValorTotalComTaxa: wireAmount(o.total), OpcaoReserva: o.bookingOption })),
+    ...view.fareOptions.map((o) => ({ ...fareOf(o), Token: o.fareToken, ValorTotalComTaxa: wireAmount(o.total), OpcaoReserva: o.bookingOption, Url: o.seller.url })),
   ];
   return { ...body, Tarifas: tarifas, Outros: view.others.map(toWireAlternative) };
 };

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { cabinCode, dayPeriod, toWireComparison, toWireModeBResult, toWireSingleAirlineOffer } from "../../src/wire/mode-b.js";
 import { ModeBOfferSchema, ModeBSearchResultSchema } from "../../src/wire/mode-b-schema.js";
+import { airports } from "../../src/airports/index.js";
+import { readUpstreamAnswer } from "../../src/wire/read/index.js";
 import { fare, itinerary, leg, offer, seller, smiles } from "./build-offers.js";
 
 const family = { adults: 2, children: 1, infants: 1 };
@@ -86,6 +88,19 @@ describe("toWireComparison with fare options of the main seller", () => {
     expect(wire.Tarifas!.map((t) => t.Tipo)).toEqual(["LIGHT", "PLUS"]);
     expect(wire.Tarifas![1]).toMatchObject({ Token: "ft-plus", OpcaoReserva: "Tarifa Plus", ValorTotalComTaxa: (main.total.amount + 20_000) / 100 });
     expect(wire.Tarifas![0]).not.toHaveProperty("Token");
+  });
+
+  it("reads back: the main offer, its seller's other fare (total, family, link) and the other seller, each an offer", () => {
+    const envelope = { Success: true, Data: [{ TokenConsulta: "busca-1", QntdAdulto: 2, QntdCrianca: 1, QntdBebe: 1, Ida: [wire], Volta: [] }] };
+    const read = readUpstreamAnswer(envelope, { airports, sourceId: "up" });
+    if (!("offers" in read)) throw new Error(`not read: ${JSON.stringify(read)}`);
+    const bySeller = read.offers.map((o) => [o.seller.name, o.total.amount, o.fareFamily ?? null, o.bookingOption, o.seller.url]);
+    expect(bySeller).toEqual([
+      ["VOAJA", main.total.amount, "LIGHT", "Tarifa LIGHT", "https://voaja.example/reserva?voo=1"],
+      ["VOAJA", main.total.amount + 20_000, "PLUS", "Tarifa Plus", plus.seller.url],
+      ["PASSAGENS", 304_010, null, "Tarifa Light", "https://passagens.example/reserva?voo=1"],
+    ]);
+    expect(new Set(read.offers.map((o) => o.id)).size).toBe(3);
   });
 });
 

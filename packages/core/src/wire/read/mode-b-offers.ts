@@ -28,7 +28,7 @@ import { upstreamModeBOfferSchema, upstreamModeBResultSchema, type UpstreamModeB
 import { offerId } from "./offer-ids.js";
 import { buildFares, type FareShare } from "./passenger-fares.js";
 import type { ReadContext } from "./read-context.js";
-import { alternativeOffers } from "./ota-alternatives.js";
+import { alternativeOffers, fareOptionOffers } from "./ota-alternatives.js";
 import { airlineSeller, otaSeller } from "./seller.js";
 
 /** Mode B answers name no currency; every deployment seen prices in reais. */
@@ -169,7 +169,7 @@ const offersOf = (r: ResultFacts, o: UpstreamModeBOffer, direction: Direction, p
     fareToken: o.Token ?? "",
     searchToken,
   };
-  return [main, ...alternativeOffers(main, o.Outros ?? [], shares, path, r.log)];
+  return [main, ...fareOptionOffers(main, o.Tarifas ?? [], shares), ...alternativeOffers(main, o.Outros ?? [], shares, path, r.log)];
 };
 
 const directions = [

@@ -76,6 +76,11 @@ export const upstreamTarifaSchema = z.looseObject({
   TaxaEmbarque: optionalNumber,
   Classe: lenientText.nullish().catch(undefined),
   BagagensInclusas: includedBags,
+  /** Fare options beyond the first (the same seller's other fares, as Voar writes them): token, total, option, link. */
+  Token: lenientText.nullish().catch(undefined),
+  ValorTotalComTaxa: optionalNumber,
+  OpcaoReserva: lenientText.nullish().catch(undefined),
+  Url: lenientText.nullish().catch(undefined),
 });
 
 /** A fare family after {@link upstreamTarifaSchema}. */

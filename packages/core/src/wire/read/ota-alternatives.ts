@@ -11,7 +11,9 @@ import { readItem, type SkipLog } from "./item-reader.js";
 import { upstreamOutroSchema } from "./mode-b-schema.js";
 import { offerId } from "./offer-ids.js";
 import { buildFares, type FareShare } from "./passenger-fares.js";
-import { otaSeller } from "./seller.js";
+import { baggageFromLines } from "./baggage.js";
+import type { UpstreamTarifa } from "./mode-b-schema.js";
+import { otaSeller, safeUrl } from "./seller.js";
 
 /**
  * The offers of `outros` (raw `Outros[]` members at wire path `path`) for the flight of `main`; fares split
@@ -51,6 +53,42 @@ export const alternativeOffers = (
         bookingOption: outro.OpcaoReserva?.trim() ?? "",
         baggage: checkedOnly(0),
         fareToken: "",
+      },
+    ];
+  });
+
+/**
+ * The main offer's seller's other fares for its flight (`Tarifas[1..]` with a total, as Voar writes a
+ * comparison: spec 2.6 keeps `Outros` for other sellers), as offers of their own. Each carries its own total,
+ * booking option, fare family, bags, token and link (the link names it whatever its place, like an
+ * `Outros` member's); taxes are the main offer's, capped at the total. Members without a total are fare
+ * families of the main offer itself, not options, and give nothing.
+ */
+export const fareOptionOffers = (main: Offer, tarifas: readonly (UpstreamTarifa | null)[], shares: readonly FareShare[]): Offer[] =>
+  tarifas.slice(1).flatMap((t, k): Offer[] => {
+    if (!t || t.ValorTotalComTaxa === undefined || t.ValorTotalComTaxa === null) return [];
+    const { currency } = main.total;
+    const total = centavosFromDecimal(t.ValorTotalComTaxa);
+    const taxes = Math.min(main.taxes.amount, total);
+    const option = t.OpcaoReserva?.trim() || t.Tipo?.trim() || "";
+    const family = t.Tipo?.trim() && t.Tipo.trim() !== option ? t.Tipo.trim() : undefined;
+    const url = safeUrl(t.Url);
+    const seller = url !== "" ? { ...main.seller, url } : main.seller;
+    const token = t.Token?.trim() || (main.fareToken ? `${main.fareToken}:opcao${k + 1}` : undefined);
+    const { fareFamily: _mainFamily, ...flight } = main;
+    return [
+      {
+        ...flight,
+        id: offerId(main.sourceId, token, { seller, flightKey: main.flightKey, miles: main.miles }),
+        seller,
+        fares: buildFares(shares, total - taxes, taxes, currency),
+        total: { amount: total, currency },
+        taxes: { amount: taxes, currency },
+        cabin: t.Classe?.trim() || main.cabin,
+        bookingOption: option,
+        ...(family ? { fareFamily: family } : {}),
+        baggage: baggageFromLines(t.BagagensInclusas ?? []),
+        fareToken: t.Token?.trim() ?? "",
       },
     ];
   });
