@@ -88,7 +88,14 @@ const backendOf = async (config: ServiceConfig, log: Logger): Promise<Backend> =
   const redis = config.store.redis;
   if (redis) {
     const { createRedisSessionStore } = await loadOptional(() => import("./redis/index.js"), "ioredis", "store.redis");
-    const redisStore = createRedisSessionStore({ redis: redis.url, keyPrefix: redis.keyPrefix, ttlMs: config.search.ttlMs, logger: log });
+    const redisStore = createRedisSessionStore({
+      redis: redis.url,
+      keyPrefix: redis.keyPrefix,
+      ttlMs: config.search.ttlMs,
+      maxSessions: config.limits.maxSessions,
+      maxSessionsPerTenant: config.limits.maxSessionsPerTenant,
+      logger: log,
+    });
     closers.push(() => redisStore.close());
     store = redisStore;
   }

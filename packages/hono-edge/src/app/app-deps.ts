@@ -62,7 +62,12 @@ export const resolveDeps = (deps: AppDeps): ResolvedDeps => {
     config,
     sources: wanted ? deps.sources.filter((s) => wanted.includes(s.id)) : deps.sources,
     clock,
-    store: deps.store ?? createMemorySessionStore({ clock, maxSessions: config.limits.maxSessions, ttlMs: config.search.ttlMs }),
+    store: deps.store ?? createMemorySessionStore({
+        clock,
+        maxSessions: config.limits.maxSessions,
+        maxSessionsPerTenant: config.limits.maxSessionsPerTenant,
+        ttlMs: config.search.ttlMs,
+      }),
     logger: deps.logger ?? jsonLinesLogger(),
     airports: deps.airports ?? coreAirports,
     pagante: deps.pagante ?? createMemoryPaganteSettings(config.pagante),

@@ -46,8 +46,14 @@ const LimitsSchema = z.strictObject({
   /** Largest request body, in bytes (413 `CORPO_GRANDE_DEMAIS` above it). */
   bodyBytes: z.int().min(256).max(1_048_576).default(16_384),
   rateLimit: RateLimitSchema.prefault({}),
-  /** Searches kept at once by the in-memory store; the least recently used is evicted beyond it. */
+  /**
+   * Searches kept at once by the in-memory store (running at once, on Redis): the least recently used
+   * completed one makes room; a running one never does: a new search is refused (429 `LIMITE_EXCEDIDO`,
+   * `Retry-After`) instead.
+   */
   maxSessions: z.int().min(1).max(1_000_000).default(1_000),
+  /** Searches one tenant may keep at once (running at once, on Redis), so that one tenant cannot fill the service. */
+  maxSessionsPerTenant: z.int().min(1).max(1_000_000).default(100),
 });
 
 const SearchSettingsSchema = z.strictObject({

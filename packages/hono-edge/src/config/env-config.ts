@@ -83,6 +83,7 @@ export const ENV_VARS: Readonly<Record<string, EnvVar>> = {
   VOAR_RATE_LIMIT_CAPACITY: { path: ["limits", "rateLimit", "capacity"], parse: number },
   VOAR_RATE_LIMIT_REFILL_PER_SECOND: { path: ["limits", "rateLimit", "refillPerSecond"], parse: number },
   VOAR_MAX_SESSIONS: { path: ["limits", "maxSessions"], parse: number },
+  VOAR_MAX_SESSIONS_PER_TENANT: { path: ["limits", "maxSessionsPerTenant"], parse: number },
   VOAR_SEARCH_DEADLINE_MS: { path: ["search", "deadlineMs"], parse: number },
   VOAR_SEARCH_TTL_MS: { path: ["search", "ttlMs"], parse: number },
   VOAR_SEARCH_FAILED_TTL_MS: { path: ["search", "failedTtlMs"], parse: number },

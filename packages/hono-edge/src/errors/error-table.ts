@@ -26,6 +26,7 @@ export const ERROR_TABLE: { readonly [T in ServiceErrorTag]: ErrorMapping } = {
   Unauthorized: { codigo: "NAO_AUTORIZADO", status: 401 },
   PayloadTooLarge: { codigo: "CORPO_GRANDE_DEMAIS", status: 413 },
   RateLimitExceeded: { codigo: "LIMITE_EXCEDIDO", status: 429 },
+  SearchCapacityReached: { codigo: "LIMITE_EXCEDIDO", status: 429 },
   RouteNotFound: { codigo: "REQUISICAO_INVALIDA", status: 404 },
   InternalError: { codigo: "ERRO_INTERNO", status: 500 },
 };
@@ -46,6 +47,7 @@ const detailsOf = (e: ServiceError): { readonly campos?: readonly FieldError[]; 
     case "Unauthorized":
     case "PayloadTooLarge":
     case "RateLimitExceeded":
+    case "SearchCapacityReached":
     case "RouteNotFound":
       return { mensagem: e.mensagem };
     case "InternalError":
@@ -56,6 +58,7 @@ const detailsOf = (e: ServiceError): { readonly campos?: readonly FieldError[]; 
 const headersOf = (e: ServiceError): Record<string, string> => {
   switch (e._tag) {
     case "RateLimitExceeded":
+    case "SearchCapacityReached":
       return { "Retry-After": String(e.retryAfterSeconds) };
     case "Unauthorized":
       // RFC 6750: no error code when the request carried no credential at all.

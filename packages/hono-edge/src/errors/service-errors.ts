@@ -78,6 +78,26 @@ export class RateLimitExceeded extends Error {
   }
 }
 
+/**
+ * No room for a new search: the tenant keeps as many searches as `limits.maxSessionsPerTenant` allows, or the
+ * service as many as `limits.maxSessions`, and all of them are running (a running search is never dropped
+ * to make room). Retryable after `retryAfterSeconds`, when the soonest of them reaches its deadline.
+ */
+export class SearchCapacityReached extends Error {
+  readonly _tag = "SearchCapacityReached";
+  constructor(
+    readonly scope: "tenant" | "instance",
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`no room for a new search (${scope}) for ${retryAfterSeconds} s`);
+  }
+  get mensagem(): string {
+    return this.scope === "tenant"
+      ? `Limite de buscas simultâneas da sua conta atingido. Tente de novo em ${this.retryAfterSeconds} s (cabeçalho Retry-After).`
+      : `O serviço está no limite de buscas simultâneas. Tente de novo em ${this.retryAfterSeconds} s (cabeçalho Retry-After).`;
+  }
+}
+
 /** No route answers this method and path. */
 export class RouteNotFound extends Error {
   readonly _tag = "RouteNotFound";
@@ -101,7 +121,15 @@ export class InternalError extends Error {
 }
 
 /** Every error the service answers with. */
-export type ServiceError = InvalidRequest | UnknownSearch | Unauthorized | PayloadTooLarge | RateLimitExceeded | RouteNotFound | InternalError;
+export type ServiceError =
+  | InvalidRequest
+  | UnknownSearch
+  | Unauthorized
+  | PayloadTooLarge
+  | RateLimitExceeded
+  | SearchCapacityReached
+  | RouteNotFound
+  | InternalError;
 
 /** The tag of a {@link ServiceError}. */
 export type ServiceErrorTag = ServiceError["_tag"];
@@ -112,6 +140,7 @@ const TAGS: ReadonlySet<string> = new Set<ServiceErrorTag>([
   "Unauthorized",
   "PayloadTooLarge",
   "RateLimitExceeded",
+  "SearchCapacityReached",
   "RouteNotFound",
   "InternalError",
 ]);

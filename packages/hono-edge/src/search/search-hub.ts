@@ -4,7 +4,8 @@ import type { Logger } from "../logging/logger.js";
 import { runSearch, type RunningSearch } from "./run-search.js";
 import { applyChanges, emptySnapshotOf } from "./search-change.js";
 import { searchKey } from "./search-key.js";
-import type { SearchRecord, SessionStore } from "./session-store.js";
+import { SessionCapacityReached, type OpenResult, type SearchRecord, type SessionStore } from "./session-store.js";
+import { SearchCapacityReached } from "../errors/service-errors.js";
 import { watchSearch, type SearchUpdate } from "./watch-search.js";
 
 /** What a {@link SearchHub} needs. */
@@ -45,7 +46,10 @@ export class SearchHub {
 
   constructor(private readonly o: SearchHubOptions) {}
 
-  /** Starts the search of a query for a tenant, or joins the live one with the same key. */
+  /**
+   * Starts the search of a query for a tenant, or joins the live one with the same key. Throws
+   * {@link SearchCapacityReached} (logged) when the store has no room for a new one.
+   */
   async open(tenant: string, query: SearchQuery, hiddenCashAirlines: readonly number[]): Promise<SearchRecord> {
     const active = sourcesFor(query, this.o.sources);
     const now = this.o.clock.now();
@@ -64,7 +68,15 @@ export class SearchHub {
       completedAt: active.length === 0 ? now : undefined,
       lease: { owner: this.o.instanceId, expiresAt: now + this.o.leaseMs },
     };
-    const { record, created } = await this.o.store.openOrJoin(candidate);
+    let opened: OpenResult;
+    try {
+      opened = await this.o.store.openOrJoin(candidate);
+    } catch (e) {
+      if (!(e instanceof SessionCapacityReached)) throw e;
+      this.o.logger.log({ level: "warn", msg: "search.refused", tenant, scope: e.scope, retryAfterSeconds: e.retryAfterSeconds });
+      throw new SearchCapacityReached(e.scope, e.retryAfterSeconds);
+    }
+    const { record, created } = opened;
     if (created) {
       this.o.logger.log({ level: "info", msg: "search.started", searchId: record.id, tenant, sources: active.length });
       if (!record.completed) this.start(record, emptySnapshotOf(record), active);
