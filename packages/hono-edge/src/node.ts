@@ -11,11 +11,14 @@
  */
 import { readFile } from "node:fs/promises";
 import { serve } from "@hono/node-server";
+import { getConnInfo } from "@hono/node-server/conninfo";
 import type { SearchSource } from "@voar/core";
 import { createApp } from "./app/create-app.js";
 import type { ServiceConfig } from "./config/config-schema.js";
 import { ConfigError, loadConfig } from "./config/load-config.js";
+import { memoryRateLimiters, type RateLimiterFactory } from "./limits/token-bucket.js";
 import { jsonLinesLogger, type Logger } from "./logging/logger.js";
+import { systemClock } from "./clock.js";
 import type { SessionStore } from "./search/session-store.js";
 import { upstreamSourcesFor } from "./sources/upstream-sources.js";
 
@@ -59,6 +62,8 @@ const loadOptional = async <T>(load: () => Promise<T>, pkg: string, neededBy: st
 interface Backend {
   readonly sources: readonly SearchSource[];
   readonly store: SessionStore | undefined;
+  /** Rate limiters shared through Redis when it is configured; in memory otherwise. */
+  readonly rateLimiters: RateLimiterFactory;
   readonly backend: "upstream" | "simulator";
   readonly storeKind: "memory" | "redis";
   close(): Promise<void>;
@@ -85,9 +90,10 @@ const backendOf = async (config: ServiceConfig, log: Logger): Promise<Backend> =
     sources = createSimulator({ ...(latencyMs === undefined ? {} : { latencyMs }), ...(seed === undefined ? {} : { seed }) }).sources;
   }
   let store: SessionStore | undefined;
+  let rateLimiters = memoryRateLimiters(systemClock);
   const redis = config.store.redis;
   if (redis) {
-    const { createRedisSessionStore } = await loadOptional(() => import("./redis/index.js"), "ioredis", "store.redis");
+    const { createRedisSessionStore, redisRateLimiters } = await loadOptional(() => import("./redis/index.js"), "ioredis", "store.redis");
     const redisStore = createRedisSessionStore({
       redis: redis.url,
       keyPrefix: redis.keyPrefix,
@@ -98,10 +104,16 @@ const backendOf = async (config: ServiceConfig, log: Logger): Promise<Backend> =
     });
     closers.push(() => redisStore.close());
     store = redisStore;
+    const { Redis } = await import("ioredis");
+    const limits = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+    limits.on("error", (e: Error) => log.log({ level: "warn", msg: "redis.rate_limit_connection", error: e.message }));
+    closers.push(async () => void (await limits.quit()));
+    rateLimiters = redisRateLimiters({ redis: limits, keyPrefix: redis.keyPrefix, fallback: rateLimiters, logger: log });
   }
   return {
     sources,
     store,
+    rateLimiters,
     backend: config.upstream ? "upstream" : "simulator",
     storeKind: redis ? "redis" : "memory",
     close: async () => {
@@ -117,7 +129,16 @@ const instanceId = crypto.randomUUID();
 const shutdown = new AbortController();
 const app = (() => {
   try {
-    return createApp({ config, sources: backend.sources, store: backend.store, instanceId, logger, signal: shutdown.signal });
+    return createApp({
+      config,
+      sources: backend.sources,
+      store: backend.store,
+      rateLimiters: backend.rateLimiters,
+      clientAddress: (c) => getConnInfo(c).remote.address,
+      instanceId,
+      logger,
+      signal: shutdown.signal,
+    });
   } catch (e) {
     if (e instanceof ConfigError) return fail(e.errors);
     throw e;

@@ -94,7 +94,16 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   // Legacy clients get 200 for every answer of Consultar, the route they know (the real status in X-Voar-Status).
   app.post(`${base}/ConsultaAereo/Consultar`, bearer, legacyStatus(), limit, consultarHandler(searchDeps));
   app.post(`${base}/ConsultaAereo/Stream`, bearer, limit, streamHandler(searchDeps, { ...config.sse, logger, shutdown: d.signal }));
-  app.post(`${base}/Token`, tokenHandler(auth, d.rateLimiter, config.limits.bodyBytes));
+  app.post(
+    `${base}/Token`,
+    tokenHandler(auth, {
+      perClient: d.rateLimiters("login-client", config.limits.login.perClient),
+      perAccount: d.rateLimiters("login-account", config.limits.login.perAccount),
+      bodyLimitBytes: config.limits.bodyBytes,
+      logger,
+      clientAddress: { trustedProxyHeader: config.http.trustedProxyHeader, fromRuntime: d.clientAddress },
+    }),
+  );
   app.get(`${base}/admin/pagante`, admin, getPaganteHandler(d.pagante));
   app.put(`${base}/admin/pagante`, admin, putPaganteHandler(d.pagante, config.limits.bodyBytes, logger));
   let document: ReturnType<typeof openApiDocument> | undefined;
