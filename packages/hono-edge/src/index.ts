@@ -41,6 +41,8 @@ export {
   RateLimitExceeded,
   SearchCapacityReached,
   RouteNotFound,
+  MethodNotAllowed,
+  UnsupportedMediaType,
   InternalError,
   isServiceError,
   type ServiceError,

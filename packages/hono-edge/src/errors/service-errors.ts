@@ -112,6 +112,31 @@ export class RouteNotFound extends Error {
   }
 }
 
+/** The path is known but not with this method; `allowed` are the methods it answers (the `Allow` header). */
+export class MethodNotAllowed extends Error {
+  readonly _tag = "MethodNotAllowed";
+  constructor(
+    readonly method: string,
+    readonly allowed: readonly string[],
+  ) {
+    super(`method ${method} not allowed`);
+  }
+  get mensagem(): string {
+    return `Método ${this.method} não permitido nesta rota: use ${this.allowed.join(" ou ")}.`;
+  }
+}
+
+/** A JSON route got a body declared as something else (`Content-Type`). */
+export class UnsupportedMediaType extends Error {
+  readonly _tag = "UnsupportedMediaType";
+  constructor() {
+    super("unsupported media type");
+  }
+  get campos(): readonly FieldError[] {
+    return [{ Campo: "Content-Type", Mensagem: "O corpo deve ser JSON: envie Content-Type: application/json." }];
+  }
+}
+
 /** A bug: something threw that no rule expected. Its detail goes to the log, never to the client. */
 export class InternalError extends Error {
   readonly _tag = "InternalError";
@@ -129,6 +154,8 @@ export type ServiceError =
   | RateLimitExceeded
   | SearchCapacityReached
   | RouteNotFound
+  | MethodNotAllowed
+  | UnsupportedMediaType
   | InternalError;
 
 /** The tag of a {@link ServiceError}. */
@@ -142,6 +169,8 @@ const TAGS: ReadonlySet<string> = new Set<ServiceErrorTag>([
   "RateLimitExceeded",
   "SearchCapacityReached",
   "RouteNotFound",
+  "MethodNotAllowed",
+  "UnsupportedMediaType",
   "InternalError",
 ]);
 
