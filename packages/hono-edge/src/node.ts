@@ -2,7 +2,10 @@
  * `voar-server`, the Node entry: reads the configuration (`VOAR_CONFIG_FILE`, then `VOAR_*` variables),
  * searches the configured upstream (`upstream`, through undici) or the embedded simulator (the default),
  * keeps searches in memory or in Redis (`store`), serves the app with `@hono/node-server` on `VOAR_PORT`
- * (or `PORT`, default 8787) and stops gracefully on SIGINT/SIGTERM. Logs are JSON lines on stdout.
+ * (or `PORT`, default 8787) with the timeouts and connection cap of `http` (see `serveNode`), and stops
+ * gracefully on SIGINT/SIGTERM. Logs are JSON lines on stdout. Rate limits live in Redis when it is the
+ * store (shared by every instance), in memory otherwise; client addresses come from the socket (or the
+ * trusted proxy header of `http`).
  *
  * The simulator (`@voar/testing`) and the Redis store (`ioredis`) are loaded only when configured, so a
  * deployment on an upstream with the in-memory store needs neither package.
@@ -10,10 +13,10 @@
  * Run it with `voar-server` (the built package) or `pnpm --filter @voar/hono-edge start` (sources, tsx).
  */
 import { readFile } from "node:fs/promises";
-import { serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { SearchSource } from "@voar/core";
 import { createApp } from "./app/create-app.js";
+import { serveNode } from "./entries/node-server.js";
 import type { ServiceConfig } from "./config/config-schema.js";
 import { ConfigError, loadConfig } from "./config/load-config.js";
 import { memoryRateLimiters, type RateLimiterFactory } from "./limits/token-bucket.js";
@@ -145,7 +148,7 @@ const app = (() => {
   }
 })();
 const port = wholeNumber("VOAR_PORT") ?? wholeNumber("PORT") ?? 8787;
-const server = serve({ fetch: app.fetch, port, hostname: env["VOAR_HOSTNAME"] ?? "0.0.0.0" }, (info) =>
+const server = serveNode({ fetch: app.fetch, port, hostname: env["VOAR_HOSTNAME"] ?? "0.0.0.0", http: config.http }, (info) =>
   logger.log({
     level: "info",
     msg: "listening",
