@@ -82,3 +82,14 @@ describe("login brute force: limited per client address and per account, never l
     }
   });
 });
+
+describe("login limits when the client address is unknown", () => {
+  it("without an address (no proxy header, a runtime that does not say) attempts count per username only: nobody else is locked out", async () => {
+    const { app } = testApp({ clock: manualClock() });
+    for (let i = 0; i < 50; i++) expect((await tokenRequest(app, `sprayed-${i}`, "x")).status).toBe(400);
+    const guesses = [];
+    for (let i = 0; i < 6; i++) guesses.push((await tokenRequest(app, "target", `guess-${i}`)).status);
+    expect(guesses).toEqual([400, 400, 400, 400, 400, 429]);
+    expect((await tokenRequest(app, AGENCY.username, AGENCY.password)).status).toBe(200);
+  });
+});

@@ -4,7 +4,7 @@ import type { AppEnv } from "../app/app-env.js";
 import type { Authenticator } from "../auth/authenticator.js";
 import { OAuthError } from "../auth/oauth-error.js";
 import { InvalidRequest, PayloadTooLarge, Unauthorized } from "../errors/service-errors.js";
-import { clientAddressOf, type ClientAddressSource } from "../http/client-address.js";
+import { clientAddressOf, UNKNOWN_CLIENT, type ClientAddressSource } from "../http/client-address.js";
 import { readBodyText } from "../http/read-body.js";
 import type { RateDecision, RateLimiter } from "../limits/token-bucket.js";
 import type { Logger } from "../logging/logger.js";
@@ -114,9 +114,12 @@ export const tokenHandler =
     try {
       const text = await readBodyText(c.req.raw, deps.bodyLimitBytes);
       const { username, password } = readGrant(readParams(text, c.req.header("content-type") ?? ""));
+      // An unknown address (a runtime that does not say, no proxy header) would put every client in one
+      // budget, so that one attacker locks everybody out: then attempts count per username only.
+      const known = client !== UNKNOWN_CLIENT;
       const refused =
-        slowDown(await deps.perClient.take(client), "tentativas de login demais deste endereco") ??
-        slowDown(await deps.perAccount.take(`${username}\n${client}`), "tentativas de login demais para este usuario");
+        (known ? slowDown(await deps.perClient.take(client), "tentativas de login demais deste endereco") : undefined) ??
+        slowDown(await deps.perAccount.take(known ? `${username}\n${client}` : username), "tentativas de login demais para este usuario");
       if (refused) {
         deps.logger.log({ level: "warn", msg: "login.limited", requestId: c.get("requestId"), username, client });
         throw refused;
