@@ -117,9 +117,16 @@ export class SearchHub {
     for (const [id, entry] of this.cache) if (entry.expiresAt <= now) this.cache.delete(id);
   }
 
-  /** Every snapshot of a search after a version (see `watchSearch`), for the SSE stream. */
+  /**
+   * Every snapshot of a search after a version (see `watchSearch`), for the SSE stream. While the stream is
+   * quiet, the search is taken over when its lease lapsed (its owner died), as a poll would.
+   */
   updates(record: SearchRecord, lastEventId: number | undefined, keepAliveMs: number, signal: AbortSignal): AsyncGenerator<SearchUpdate> {
-    return watchSearch({ store: this.o.store, record, lastEventId, keepAliveMs, signal, latest: () => this.snapshot(record) });
+    const onQuiet = (stored: SearchRecord) =>
+      this.ensureRunning(stored).catch((e: unknown) =>
+        this.o.logger.log({ level: "warn", msg: "search.takeover_failed", searchId: stored.id, error: e instanceof Error ? e.message : String(e) }),
+      );
+    return watchSearch({ store: this.o.store, record, lastEventId, keepAliveMs, signal, latest: () => this.snapshot(record), onQuiet });
   }
 
   /** Stops every search this instance runs and gives up their leases, so another instance may take over. */
