@@ -93,3 +93,26 @@ describe("login limits when the client address is unknown", () => {
     expect((await tokenRequest(app, AGENCY.username, AGENCY.password)).status).toBe(200);
   });
 });
+
+describe("progressive delay on one account", () => {
+  it("a long guessing run from one address waits longer and longer (30 s, then minutes); the user from elsewhere is never slowed", async () => {
+    const clock = manualClock();
+    const { app } = testApp({ clock, configInput: { http: { trustedProxyHeader: "x-forwarded-for" } } });
+    const attacker = "203.0.113.9";
+    const waits: string[] = [];
+    let attempts = 0;
+    for (let round = 0; round < 40 && waits.length < 2; round++) {
+      const res = await tokenRequest(app, AGENCY.username, `guess-${round}`, attacker);
+      if (res.status === 429) {
+        const wait = res.headers.get("retry-after")!;
+        if (waits.at(-1) !== wait) waits.push(wait);
+        clock.advance(Number(wait) * 1_000);
+      } else attempts++;
+    }
+    // First the short-term bucket (30 s between attempts), then the sustained one (minutes).
+    expect(waits[0]).toBe("30");
+    expect(Number(waits[1])).toBeGreaterThanOrEqual(60);
+    expect(attempts).toBeGreaterThanOrEqual(20);
+    expect((await tokenRequest(app, AGENCY.username, AGENCY.password, "198.51.100.2")).status).toBe(200);
+  });
+});

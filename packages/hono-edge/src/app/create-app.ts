@@ -106,7 +106,10 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     `${base}/Token`,
     tokenHandler(auth, {
       perClient: d.rateLimiters("login-client", config.limits.login.perClient),
-      perAccount: d.rateLimiters("login-account", config.limits.login.perAccount),
+      perAccount: [
+        d.rateLimiters("login-account", config.limits.login.perAccount),
+        d.rateLimiters("login-account-sustained", config.limits.login.perAccountSustained),
+      ],
       bodyLimitBytes: config.limits.bodyBytes,
       logger,
       clientAddress: { trustedProxyHeader: config.http.trustedProxyHeader, fromRuntime: d.clientAddress },

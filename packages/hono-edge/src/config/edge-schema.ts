@@ -20,8 +20,13 @@ const bucket = (capacity: number, refillPerSecond: number, what: string) =>
 export const LoginLimitsSchema = z.strictObject({
   /** Attempts from one client address: 20 in a burst, then one every 5 s. */
   perClient: bucket(20, 0.2, "login attempts per client address"),
-  /** Attempts at one username from one client address: 5 in a burst, then one every 30 s. */
+  /** Attempts at one username from one client address: 5 in a burst, then one every 30 s... */
   perAccount: bucket(5, 1 / 30, "login attempts per username and client address"),
+  /**
+   * ...and, over a longer run, 20 in all, then one every 10 min: the delay grows the longer a guessing
+   * attack goes on (progressive), while the same user from another address is not slowed at all.
+   */
+  perAccountSustained: bucket(20, 1 / 600, "sustained login attempts per username and client address"),
 });
 
 /**

@@ -88,6 +88,8 @@ export const ENV_VARS: Readonly<Record<string, EnvVar>> = {
   VOAR_LOGIN_LIMIT_PER_CLIENT_REFILL_PER_SECOND: { path: ["limits", "login", "perClient", "refillPerSecond"], parse: number },
   VOAR_LOGIN_LIMIT_PER_ACCOUNT_CAPACITY: { path: ["limits", "login", "perAccount", "capacity"], parse: number },
   VOAR_LOGIN_LIMIT_PER_ACCOUNT_REFILL_PER_SECOND: { path: ["limits", "login", "perAccount", "refillPerSecond"], parse: number },
+  VOAR_LOGIN_LIMIT_PER_ACCOUNT_SUSTAINED_CAPACITY: { path: ["limits", "login", "perAccountSustained", "capacity"], parse: number },
+  VOAR_LOGIN_LIMIT_PER_ACCOUNT_SUSTAINED_REFILL_PER_SECOND: { path: ["limits", "login", "perAccountSustained", "refillPerSecond"], parse: number },
   VOAR_TRUSTED_PROXY_HEADER: { path: ["http", "trustedProxyHeader"], parse: (t) => ({ value: t.trim() }) },
   VOAR_HEADERS_TIMEOUT_MS: { path: ["http", "headersTimeoutMs"], parse: number },
   VOAR_REQUEST_TIMEOUT_MS: { path: ["http", "requestTimeoutMs"], parse: number },

@@ -58,7 +58,7 @@ export const createTokenBucketLimiter = (options: TokenBucketOptions): RateLimit
 };
 
 /** Which budget a limiter counts: the tenants' requests, or login attempts per client / per account. */
-export type LimitName = "tenant" | "login-client" | "login-account";
+export type LimitName = "tenant" | "login-client" | "login-account" | "login-account-sustained";
 
 /** Size and refill of one budget. */
 export interface BucketSettings {

@@ -80,8 +80,8 @@ const asOAuthError = (e: unknown): OAuthError => {
 export interface TokenRouteDeps {
   /** Login attempts per client address, whatever the username. */
   readonly perClient: RateLimiter;
-  /** Login attempts per username and client address. */
-  readonly perAccount: RateLimiter;
+  /** Login attempts per username and client address: a short-term bucket, then a sustained one (progressive). */
+  readonly perAccount: readonly RateLimiter[];
   readonly bodyLimitBytes: number;
   readonly logger: Logger;
   readonly clientAddress: ClientAddressSource;
@@ -117,9 +117,10 @@ export const tokenHandler =
       // An unknown address (a runtime that does not say, no proxy header) would put every client in one
       // budget, so that one attacker locks everybody out: then attempts count per username only.
       const known = client !== UNKNOWN_CLIENT;
-      const refused =
-        (known ? slowDown(await deps.perClient.take(client), "tentativas de login demais deste endereco") : undefined) ??
-        slowDown(await deps.perAccount.take(known ? `${username}\n${client}` : username), "tentativas de login demais para este usuario");
+      let refused = known ? slowDown(await deps.perClient.take(client), "tentativas de login demais deste endereco") : undefined;
+      for (const limiter of deps.perAccount) {
+        refused ??= slowDown(await limiter.take(known ? `${username}\n${client}` : username), "tentativas de login demais para este usuario");
+      }
       if (refused) {
         deps.logger.log({ level: "warn", msg: "login.limited", requestId: c.get("requestId"), username, client });
         throw refused;
