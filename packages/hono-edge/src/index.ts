@@ -21,6 +21,7 @@ export { upstreamSourcesFor, UPSTREAM_OTAS_SOURCE_ID, type UpstreamAdapter, type
 
 // Session store port and the in-memory store
 export type { SessionStore, SearchRecord, SearchLease, OpenResult, Unwatch } from "./search/session-store.js";
+export { SessionCapacityReached } from "./search/session-store.js";
 export { createMemorySessionStore, type MemorySessionStoreOptions } from "./search/memory-session-store.js";
 export { applyChange, applyChanges, emptySnapshotOf, mergeChanges, type SearchChange } from "./search/search-change.js";
 export { searchKey } from "./search/search-key.js";
@@ -38,8 +39,11 @@ export {
   Unauthorized,
   PayloadTooLarge,
   RateLimitExceeded,
+  SearchCapacityReached,
   RouteNotFound,
   StoreUnavailable,
+  MethodNotAllowed,
+  UnsupportedMediaType,
   InternalError,
   isServiceError,
   isStoreUnavailable,

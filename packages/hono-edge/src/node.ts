@@ -2,7 +2,10 @@
  * `voar-server`, the Node entry: reads the configuration (`VOAR_CONFIG_FILE`, then `VOAR_*` variables),
  * searches the configured upstream (`upstream`, through undici) or the embedded simulator (the default),
  * keeps searches in memory or in Redis (`store`), serves the app with `@hono/node-server` on `VOAR_PORT`
- * (or `PORT`, default 8787) and stops gracefully on SIGINT/SIGTERM. Logs are JSON lines on stdout.
+ * (or `PORT`, default 8787) with the timeouts and connection cap of `http` (see `serveNode`), and stops
+ * gracefully on SIGINT/SIGTERM. Logs are JSON lines on stdout. Rate limits live in Redis when it is the
+ * store (shared by every instance), in memory otherwise; client addresses come from the socket (or the
+ * trusted proxy header of `http`).
  *
  * The simulator (`@voar/testing`) and the Redis store (`ioredis`) are loaded only when configured, so a
  * deployment on an upstream with the in-memory store needs neither package.
@@ -10,12 +13,15 @@
  * Run it with `voar-server` (the built package) or `pnpm --filter @voar/hono-edge start` (sources, tsx).
  */
 import { readFile } from "node:fs/promises";
-import { serve } from "@hono/node-server";
+import { getConnInfo } from "@hono/node-server/conninfo";
 import type { SearchSource } from "@voar/core";
 import { createApp } from "./app/create-app.js";
+import { serveNode } from "./entries/node-server.js";
 import type { ServiceConfig } from "./config/config-schema.js";
 import { ConfigError, loadConfig } from "./config/load-config.js";
+import { memoryRateLimiters, type RateLimiterFactory } from "./limits/token-bucket.js";
 import { jsonLinesLogger, type Logger } from "./logging/logger.js";
+import { systemClock } from "./clock.js";
 import type { SessionStore } from "./search/session-store.js";
 import { upstreamSourcesFor } from "./sources/upstream-sources.js";
 
@@ -59,6 +65,8 @@ const loadOptional = async <T>(load: () => Promise<T>, pkg: string, neededBy: st
 interface Backend {
   readonly sources: readonly SearchSource[];
   readonly store: SessionStore | undefined;
+  /** Rate limiters shared through Redis when it is configured; in memory otherwise. */
+  readonly rateLimiters: RateLimiterFactory;
   readonly backend: "upstream" | "simulator";
   readonly storeKind: "memory" | "redis";
   close(): Promise<void>;
@@ -85,16 +93,30 @@ const backendOf = async (config: ServiceConfig, log: Logger): Promise<Backend> =
     sources = createSimulator({ ...(latencyMs === undefined ? {} : { latencyMs }), ...(seed === undefined ? {} : { seed }) }).sources;
   }
   let store: SessionStore | undefined;
+  let rateLimiters = memoryRateLimiters(systemClock);
   const redis = config.store.redis;
   if (redis) {
-    const { createRedisSessionStore } = await loadOptional(() => import("./redis/index.js"), "ioredis", "store.redis");
-    const redisStore = createRedisSessionStore({ redis: redis.url, keyPrefix: redis.keyPrefix, ttlMs: config.search.ttlMs, logger: log });
+    const { createRedisSessionStore, redisRateLimiters } = await loadOptional(() => import("./redis/index.js"), "ioredis", "store.redis");
+    const redisStore = createRedisSessionStore({
+      redis: redis.url,
+      keyPrefix: redis.keyPrefix,
+      ttlMs: config.search.ttlMs,
+      maxSessions: config.limits.maxSessions,
+      maxSessionsPerTenant: config.limits.maxSessionsPerTenant,
+      logger: log,
+    });
     closers.push(() => redisStore.close());
     store = redisStore;
+    const { Redis } = await import("ioredis");
+    const limits = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+    limits.on("error", (e: Error) => log.log({ level: "warn", msg: "redis.rate_limit_connection", error: e.message }));
+    closers.push(async () => void (await limits.quit()));
+    rateLimiters = redisRateLimiters({ redis: limits, keyPrefix: redis.keyPrefix, fallback: rateLimiters, logger: log });
   }
   return {
     sources,
     store,
+    rateLimiters,
     backend: config.upstream ? "upstream" : "simulator",
     storeKind: redis ? "redis" : "memory",
     close: async () => {
@@ -110,14 +132,23 @@ const instanceId = crypto.randomUUID();
 const shutdown = new AbortController();
 const app = (() => {
   try {
-    return createApp({ config, sources: backend.sources, store: backend.store, instanceId, logger, signal: shutdown.signal });
+    return createApp({
+      config,
+      sources: backend.sources,
+      store: backend.store,
+      rateLimiters: backend.rateLimiters,
+      clientAddress: (c) => getConnInfo(c).remote.address,
+      instanceId,
+      logger,
+      signal: shutdown.signal,
+    });
   } catch (e) {
     if (e instanceof ConfigError) return fail(e.errors);
     throw e;
   }
 })();
 const port = wholeNumber("VOAR_PORT") ?? wholeNumber("PORT") ?? 8787;
-const server = serve({ fetch: app.fetch, port, hostname: env["VOAR_HOSTNAME"] ?? "0.0.0.0" }, (info) =>
+const server = serveNode({ fetch: app.fetch, port, hostname: env["VOAR_HOSTNAME"] ?? "0.0.0.0", http: config.http }, (info) =>
   logger.log({
     level: "info",
     msg: "listening",

@@ -100,8 +100,8 @@ describe("POST /api/Token (OAuth2 password grant)", () => {
     expect(logs.records.filter((r) => r.msg === "request").length).toBe(5);
   });
 
-  it("login attempts are rate limited per username: 429 slow_down with Retry-After, other users unaffected", async () => {
-    const { app } = testApp({ configInput: { limits: { rateLimit: { capacity: 3, refillPerSecond: 0.1 } } } });
+  it("login attempts are rate limited per username (and client address): 429 slow_down with Retry-After, other users unaffected", async () => {
+    const { app } = testApp({ configInput: { limits: { login: { perAccount: { capacity: 3, refillPerSecond: 0.1 } } } } });
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) statuses.push((await tokenRequest(app, { grant_type: "password", username: AGENCY.username, password: `guess-${i}-xx` })).status);
     expect(statuses).toEqual([400, 400, 400]);

@@ -38,6 +38,7 @@ describe("loadConfig", () => {
         VOAR_BODY_LIMIT_BYTES: "4096",
         VOAR_RATE_LIMIT_CAPACITY: "10",
         VOAR_RATE_LIMIT_REFILL_PER_SECOND: "0.5",
+        VOAR_MAX_SESSIONS_PER_TENANT: "3",
         VOAR_SEARCH_DEADLINE_MS: "30000",
         VOAR_SEARCH_TTL_MS: "1000",
         VOAR_SOURCES: "latam, gol",
@@ -59,7 +60,7 @@ describe("loadConfig", () => {
       { username: "agencia2", password: "legacy:pass", compat: "legacy" },
     ]);
     expect(c.pagante).toEqual({ "1": false, "2": true });
-    expect(c.limits).toEqual({ bodyBytes: 4_096, maxSessions: 5, rateLimit: { capacity: 10, refillPerSecond: 0.5 } });
+    expect(c.limits).toMatchObject({ bodyBytes: 4_096, maxSessions: 5, maxSessionsPerTenant: 3, rateLimit: { capacity: 10, refillPerSecond: 0.5 } });
     expect(c.search).toMatchObject({ deadlineMs: 30_000, ttlMs: 1_000, sources: ["latam", "gol"] });
     expect(c.cors.origins).toBe("*");
     expect(c.sse.keepAliveMs).toBe(5_000);

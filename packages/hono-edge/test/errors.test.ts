@@ -30,9 +30,10 @@ describe("every error code answers its HTTP status in the envelope", () => {
     expect([...codes].sort()).toEqual([...ERROR_CODES].sort());
   });
 
-  it("the table keeps the catalogue's status for every code, except 404 for an unknown route", () => {
+  it("the table keeps the catalogue's status for every code, except 404/405/415 for a wrong route, method or media type", () => {
+    const own: Record<string, number> = { RouteNotFound: 404, MethodNotAllowed: 405, UnsupportedMediaType: 415 };
     for (const [tag, row] of Object.entries(ERROR_TABLE)) {
-      expect(row.status).toBe(tag === "RouteNotFound" ? 404 : ERROR_CATALOGUE[row.codigo].status);
+      expect(row.status).toBe(own[tag] ?? ERROR_CATALOGUE[row.codigo].status);
     }
   });
 
@@ -110,15 +111,15 @@ describe("every error code answers its HTTP status in the envelope", () => {
     expect(logs.records.find((r) => r.msg === "unhandled")).toMatchObject({ level: "error", requestId: body.RequestId, error: expect.stringContaining("boom") });
   });
 
-  it("404 (REQUISICAO_INVALIDA) for an unknown route or method, in the envelope", async () => {
+  it("404 (REQUISICAO_INVALIDA) for an unknown route, 405 for a known one with another method, in the envelope", async () => {
     const { app } = testApp();
-    for (const [method, path] of [["GET", "/api/nothing"], ["GET", "/api/ConsultaAereo/Consultar"], ["DELETE", "/health"]] as const) {
+    for (const [method, path, status] of [["GET", "/api/nothing", 404], ["GET", "/api/ConsultaAereo/Consultar", 405], ["DELETE", "/health", 405]] as const) {
       const res = await app.request(path, { method });
-      expect(res.status).toBe(404);
+      expect(res.status).toBe(status);
       const body = await answerOf(res);
       expect(ErrorEnvelopeSchema.safeParse(body).success).toBe(true);
       expect(body.Erro.Codigo).toBe("REQUISICAO_INVALIDA");
-      expect(body.MensagemErro).toContain(path);
+      expect(body.MensagemErro).toContain(status === 404 ? path : method);
     }
   });
 

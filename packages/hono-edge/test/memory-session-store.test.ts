@@ -45,7 +45,7 @@ describe("the in-memory session store", () => {
     expect(await store.get("2")).toBeUndefined();
   });
 
-  it("is bounded: evicts the least recently used completed search first, then the least recently used", async () => {
+  it("is bounded: evicts the least recently used completed search; never a running one (refuses instead)", async () => {
     const store = createMemorySessionStore({ clock: manualClock(0), maxSessions: 2, ttlMs: 60_000 });
     await store.openOrJoin(recordOf("1"));
     await store.openOrJoin(recordOf("2"));
@@ -53,9 +53,22 @@ describe("the in-memory session store", () => {
     await store.get("2");
     await store.openOrJoin(recordOf("3"));
     expect([await store.get("1"), await store.get("2"), await store.get("3")].map((r) => r?.id)).toEqual(["1", undefined, "3"]);
-    await store.get("1");
-    await store.openOrJoin(recordOf("4"));
-    expect([await store.get("1"), await store.get("3"), await store.get("4")].map((r) => r?.id)).toEqual(["1", undefined, "4"]);
+    await expect(store.openOrJoin(recordOf("4"))).rejects.toMatchObject({ _tag: "SessionCapacityReached", scope: "instance", retryAfterSeconds: 60 });
+    expect([await store.get("1"), await store.get("3"), await store.get("4")].map((r) => r?.id)).toEqual(["1", "3", undefined]);
+    // Joining needs no room.
+    expect(await store.openOrJoin(recordOf("5", { key: "key-1" }))).toMatchObject({ created: false, record: { id: "1" } });
+  });
+
+  it("caps each tenant: at its cap the tenant's own oldest completed search makes room, else it is refused; others are untouched", async () => {
+    const store = createMemorySessionStore({ clock: manualClock(0), maxSessions: 10, maxSessionsPerTenant: 2, ttlMs: 60_000 });
+    await store.openOrJoin(recordOf("a1", { tenant: "a" }));
+    await store.openOrJoin(recordOf("b1", { tenant: "b" }));
+    await store.openOrJoin(recordOf("b2", { tenant: "b", deadlineAt: 30_500 }));
+    await expect(store.openOrJoin(recordOf("b3", { tenant: "b" }))).rejects.toMatchObject({ scope: "tenant", retryAfterSeconds: 31 });
+    await store.append("b1", done(1), "a", 1_000);
+    await store.openOrJoin(recordOf("b3", { tenant: "b" }));
+    expect((await Promise.all(["a1", "b1", "b2", "b3"].map((id) => store.get(id)))).map((r) => r?.id)).toEqual(["a1", undefined, "b2", "b3"]);
+    expect(await store.openOrJoin(recordOf("a2", { tenant: "a" }))).toMatchObject({ created: true });
   });
 
   it("keeps a completed search for the TTL after completion; one that never completes, until deadline + TTL", async () => {

@@ -102,6 +102,38 @@ describe("several instances sharing one session store", () => {
     expect((await consultar(appB, { Token: "ghost-search" })).body).toMatchObject({ Completed: true, HasResult: true });
   });
 
+  it("an SSE-only follower gets a search whose owner vanished completed: the follower's instance takes it over when the lease lapses", async () => {
+    const { store, appB, b } = twoInstances();
+    const query: SearchQuery = { origin: "CNF", destination: "GRU", departureDate: "2026-03-20", passengers: { adults: 1, children: 0, infants: 0 }, mode: { kind: "all-airlines" } };
+    await store.openOrJoin({
+      id: "orphan",
+      key: "orphan",
+      tenant: "apikey:acme",
+      query,
+      sources: sourcesFor(query, fastSources()).map((s) => ({ id: s.id, name: s.name })),
+      hiddenCashAirlines: [],
+      createdAt: NOW,
+      deadlineAt: NOW + 60_000,
+      version: 0,
+      completed: false,
+      lease: { owner: "killed-instance", expiresAt: NOW + 15_000 },
+    });
+    // Nobody polls: only the stream on B, opened while the dead owner's lease still holds.
+    const res = await post(appB, "/api/ConsultaAereo/Stream", { Token: "orphan" });
+    const reader = res.body!.getReader();
+    let text = "";
+    for (;;) {
+      const { value, done } = await settle(reader.read(), 100, 60_000);
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    const events = parseSse(text).filter((e) => e.data);
+    expect(b.total()).toBe(8);
+    const last = JSON.parse(events.at(-1)!.data!) as Answer;
+    expect(last).toMatchObject({ Token: "orphan", Completed: true, HasResult: true });
+    expect(Date.now() - NOW).toBeLessThan(60_000); // completed by the sources, well before the deadline
+  });
+
   it("taken over after its deadline, a search completes at once with what it has", async () => {
     const { store, appB, b } = twoInstances();
     const query: SearchQuery = { origin: "CNF", destination: "GRU", departureDate: "2026-03-20", passengers: { adults: 1, children: 0, infants: 0 }, mode: { kind: "all-airlines" } };

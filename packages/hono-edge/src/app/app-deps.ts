@@ -3,7 +3,8 @@ import { airports as coreAirports } from "@voar/core/airports";
 import { systemClock, type Clock } from "../clock.js";
 import { ConfigError } from "../config/load-config.js";
 import type { ServiceConfig } from "../config/config-schema.js";
-import { createTokenBucketLimiter, type RateLimiter } from "../limits/token-bucket.js";
+import type { Context } from "hono";
+import { memoryRateLimiters, type RateLimiter, type RateLimiterFactory } from "../limits/token-bucket.js";
 import { jsonLinesLogger, type Logger } from "../logging/logger.js";
 import { createMemorySessionStore } from "../search/memory-session-store.js";
 import type { SessionStore } from "../search/session-store.js";
@@ -25,8 +26,20 @@ export interface AppDeps {
   readonly airports?: AirportDirectory | undefined;
   /** The per-airline Pagante switch. Default: in memory, starting from `config.pagante`. */
   readonly pagante?: PaganteSettings | undefined;
-  /** Request budget per tenant. Default: an in-memory token bucket from `config.limits.rateLimit`. */
+  /**
+   * Makes the limiters of the request budgets (per tenant, login attempts per client and per account).
+   * Default: in-memory token buckets (this instance only); the Node entry uses Redis when it is configured,
+   * so that every instance shares them.
+   */
+  readonly rateLimiters?: RateLimiterFactory | undefined;
+  /** Request budget per tenant. Default: `rateLimiters("tenant", config.limits.rateLimit)`. */
   readonly rateLimiter?: RateLimiter | undefined;
+  /**
+   * The address of the client of a request, from the runtime (the Node entry: the socket's remote
+   * address). Used when `config.http.trustedProxyHeader` is not set. Default: unknown (every client
+   * shares one login budget per client).
+   */
+  readonly clientAddress?: ((c: Context) => string | undefined) | undefined;
   /** This instance's id (lease owner). Default: a random UUID. */
   readonly instanceId?: string | undefined;
   /**
@@ -39,8 +52,9 @@ export interface AppDeps {
 }
 
 /** {@link AppDeps} with every default filled in. */
-export type ResolvedDeps = { readonly [K in Exclude<keyof AppDeps, "signal">]-?: NonNullable<AppDeps[K]> } & {
+export type ResolvedDeps = { readonly [K in Exclude<keyof AppDeps, "signal" | "clientAddress">]-?: NonNullable<AppDeps[K]> } & {
   readonly signal: AbortSignal | undefined;
+  readonly clientAddress: ((c: Context) => string | undefined) | undefined;
 };
 
 /**
@@ -62,11 +76,18 @@ export const resolveDeps = (deps: AppDeps): ResolvedDeps => {
     config,
     sources: wanted ? deps.sources.filter((s) => wanted.includes(s.id)) : deps.sources,
     clock,
-    store: deps.store ?? createMemorySessionStore({ clock, maxSessions: config.limits.maxSessions, ttlMs: config.search.ttlMs }),
+    store: deps.store ?? createMemorySessionStore({
+        clock,
+        maxSessions: config.limits.maxSessions,
+        maxSessionsPerTenant: config.limits.maxSessionsPerTenant,
+        ttlMs: config.search.ttlMs,
+      }),
     logger: deps.logger ?? jsonLinesLogger(),
     airports: deps.airports ?? coreAirports,
     pagante: deps.pagante ?? createMemoryPaganteSettings(config.pagante),
-    rateLimiter: deps.rateLimiter ?? createTokenBucketLimiter({ ...config.limits.rateLimit, clock }),
+    rateLimiters: deps.rateLimiters ?? memoryRateLimiters(clock),
+    rateLimiter: deps.rateLimiter ?? (deps.rateLimiters ?? memoryRateLimiters(clock))("tenant", config.limits.rateLimit),
+    clientAddress: deps.clientAddress,
     instanceId: deps.instanceId ?? crypto.randomUUID(),
     newSearchId: deps.newSearchId ?? (() => crypto.randomUUID()),
     signal: deps.signal,

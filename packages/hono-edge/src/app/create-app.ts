@@ -3,12 +3,14 @@ import { Hono, type Context } from "hono";
 import { cors } from "hono/cors";
 import { createAuthenticator } from "../auth/authenticator.js";
 import { toErrorResponse } from "../errors/error-table.js";
-import { InternalError, isServiceError, RouteNotFound, type ServiceError } from "../errors/service-errors.js";
+import { InternalError, isServiceError, MethodNotAllowed, RouteNotFound, type ServiceError } from "../errors/service-errors.js";
 import { adminAuth } from "../middleware/admin-auth.js";
 import { bearerAuth } from "../middleware/bearer-auth.js";
 import { legacyStatus, REAL_STATUS_HEADER } from "../middleware/legacy-status.js";
 import { rateLimit } from "../middleware/rate-limit.js";
+import { closeAfterRejection, jsonBody } from "../middleware/http-edge.js";
 import { requestLog } from "../middleware/request-log.js";
+import { ClientAborted } from "../http/read-body.js";
 import { openApiDocument } from "../openapi/openapi-document.js";
 import { getPaganteHandler, putPaganteHandler } from "../routes/admin-route.js";
 import { consultarHandler } from "../routes/consultar-route.js";
@@ -62,7 +64,10 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     ttlMs: config.search.ttlMs,
     failedTtlMs: config.search.failedTtlMs,
   });
+  // One listener on the shutdown signal for the whole app (one per open stream would pass Node's limit of 10).
+  const shutdownHooks = new Set<() => void>();
   d.signal?.addEventListener("abort", () => {
+    for (const hook of [...shutdownHooks]) hook();
     hub.close().catch((e: unknown) => logger.log({ level: "error", msg: "shutdown.failed", error: e instanceof Error ? e.message : String(e) }));
   });
   const searchDeps: SearchRouteDeps = {
@@ -76,6 +81,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
 
   const app = new Hono<AppEnv>();
   app.use("*", requestLog(logger, d.clock));
+  app.use("*", closeAfterRejection());
   const origins = config.cors.origins;
   if (origins === "*" || origins.length > 0) {
     app.use(
@@ -93,11 +99,25 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   const limit = rateLimit(d.rateLimiter);
   const admin = adminAuth(auth);
   // Legacy clients get 200 for every answer of Consultar, the route they know (the real status in X-Voar-Status).
-  app.post(`${base}/ConsultaAereo/Consultar`, bearer, legacyStatus(), limit, consultarHandler(searchDeps));
-  app.post(`${base}/ConsultaAereo/Stream`, bearer, limit, streamHandler(searchDeps, { ...config.sse, logger, shutdown: d.signal }));
-  app.post(`${base}/Token`, tokenHandler(auth, d.rateLimiter, config.limits.bodyBytes));
+  const json = jsonBody();
+  const shutdown = d.signal && { add: (hook: () => void) => (shutdownHooks.add(hook), () => void shutdownHooks.delete(hook)) };
+  app.post(`${base}/ConsultaAereo/Consultar`, bearer, legacyStatus(), json, limit, consultarHandler(searchDeps));
+  app.post(`${base}/ConsultaAereo/Stream`, bearer, json, limit, streamHandler(searchDeps, { ...config.sse, logger, shutdown }));
+  app.post(
+    `${base}/Token`,
+    tokenHandler(auth, {
+      perClient: d.rateLimiters("login-client", config.limits.login.perClient),
+      perAccount: [
+        d.rateLimiters("login-account", config.limits.login.perAccount),
+        d.rateLimiters("login-account-sustained", config.limits.login.perAccountSustained),
+      ],
+      bodyLimitBytes: config.limits.bodyBytes,
+      logger,
+      clientAddress: { trustedProxyHeader: config.http.trustedProxyHeader, fromRuntime: d.clientAddress },
+    }),
+  );
   app.get(`${base}/admin/pagante`, admin, getPaganteHandler(d.pagante));
-  app.put(`${base}/admin/pagante`, admin, putPaganteHandler(d.pagante, config.limits.bodyBytes, logger));
+  app.put(`${base}/admin/pagante`, admin, json, putPaganteHandler(d.pagante, config.limits.bodyBytes, logger));
   let document: ReturnType<typeof openApiDocument> | undefined;
   app.get(`${base}/openapi.json`, (c) => c.json((document ??= openApiDocument(base))));
   app.get(`${base}/docs`, Scalar({ url: `${base}/openapi.json`, pageTitle: "Voar API" }));
@@ -108,9 +128,27 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     (await hub.ready()) ? c.json({ status: "ready" as const }) : c.json({ status: "unavailable" as const, store: "unreachable" as const }, 503, { "Retry-After": "1" }),
   );
 
-  app.notFound((c) => respondError(c, new RouteNotFound(c.req.method, c.req.path)));
+  // 405 with Allow for a known path asked with another method (the table follows the routes above).
+  const allowed = new Map<string, string[]>([
+    [`${base}/ConsultaAereo/Consultar`, ["POST"]],
+    [`${base}/ConsultaAereo/Stream`, ["POST"]],
+    [`${base}/Token`, ["POST"]],
+    [`${base}/admin/pagante`, ["GET", "PUT"]],
+    [`${base}/openapi.json`, ["GET"]],
+    [`${base}/docs`, ["GET"]],
+    ["/health", ["GET"]],
+  ]);
+  app.notFound((c) => {
+    const methods = allowed.get(c.req.path);
+    return respondError(c, methods ? new MethodNotAllowed(c.req.method, methods) : new RouteNotFound(c.req.method, c.req.path));
+  });
   app.onError((err, c) => {
     if (isServiceError(err)) return respondError(c, err);
+    if (err instanceof ClientAborted) {
+      // Nobody reads this answer: 499 (nginx's "client closed request") only marks it in the request log.
+      logger.log({ level: "info", msg: "request.aborted", requestId: c.get("requestId"), method: c.req.method, path: c.req.path });
+      return new Response(null, { status: 499 });
+    }
     // A bug: the detail goes to the log, the client gets ERRO_INTERNO without it.
     logger.log({ level: "error", msg: "unhandled", requestId: c.get("requestId"), error: err.stack ?? `${err.name}: ${err.message}` });
     return respondError(c, new InternalError(err));

@@ -1,6 +1,7 @@
 import { AIRLINES } from "@voar/core";
 import { z } from "zod";
 import { StoreSchema, UpstreamSchema } from "./deploy-schema.js";
+import { HttpSchema, LoginLimitsSchema } from "./edge-schema.js";
 
 /**
  * The operator's settings of the service, as one zod schema: every field has a default except the
@@ -46,8 +47,15 @@ const LimitsSchema = z.strictObject({
   /** Largest request body, in bytes (413 `CORPO_GRANDE_DEMAIS` above it). */
   bodyBytes: z.int().min(256).max(1_048_576).default(16_384),
   rateLimit: RateLimitSchema.prefault({}),
-  /** Searches kept at once by the in-memory store; the least recently used is evicted beyond it. */
+  login: LoginLimitsSchema.prefault({}),
+  /**
+   * Searches kept at once by the in-memory store (running at once, on Redis): the least recently used
+   * completed one makes room; a running one never does: a new search is refused (429 `LIMITE_EXCEDIDO`,
+   * `Retry-After`) instead.
+   */
   maxSessions: z.int().min(1).max(1_000_000).default(1_000),
+  /** Searches one tenant may keep at once (running at once, on Redis), so that one tenant cannot fill the service. */
+  maxSessionsPerTenant: z.int().min(1).max(1_000_000).default(100),
 });
 
 const SearchSettingsSchema = z.strictObject({
@@ -120,6 +128,7 @@ export const ServiceConfigSchema = z
     limits: LimitsSchema.prefault({}),
     search: SearchSettingsSchema.prefault({}),
     sse: SseSchema.prefault({}),
+    http: HttpSchema.prefault({}),
     cors: CorsSchema.prefault({}),
     /** A real ConsultaAereo upstream to search; absent: the embedded simulator (entries that have one). */
     upstream: UpstreamSchema.optional(),

@@ -1,8 +1,8 @@
 import { errorEnvelope, toWireProgress, type ErrorCode, type ErrorEnvelope, type ErrorStatus, type FieldError } from "@voar/core";
 import type { ServiceError, ServiceErrorTag } from "./service-errors.js";
 
-/** HTTP statuses of the service's error answers: the catalogue's, plus 404 for an unknown route. */
-export type ServiceErrorStatus = ErrorStatus | 404;
+/** HTTP statuses of the service's error answers: the catalogue's, plus 404, 405 and 415 for a request to fix. */
+export type ServiceErrorStatus = ErrorStatus | 404 | 405 | 415;
 
 /** How one service error is answered. */
 export interface ErrorMapping {
@@ -27,8 +27,11 @@ export const ERROR_TABLE: { readonly [T in ServiceErrorTag]: ErrorMapping } = {
   Unauthorized: { codigo: "NAO_AUTORIZADO", status: 401 },
   PayloadTooLarge: { codigo: "CORPO_GRANDE_DEMAIS", status: 413 },
   RateLimitExceeded: { codigo: "LIMITE_EXCEDIDO", status: 429 },
+  SearchCapacityReached: { codigo: "LIMITE_EXCEDIDO", status: 429 },
   RouteNotFound: { codigo: "REQUISICAO_INVALIDA", status: 404 },
   StoreUnavailable: { codigo: "INDISPONIVEL", status: 503 },
+  MethodNotAllowed: { codigo: "REQUISICAO_INVALIDA", status: 405 },
+  UnsupportedMediaType: { codigo: "REQUISICAO_INVALIDA", status: 415 },
   InternalError: { codigo: "ERRO_INTERNO", status: 500 },
 };
 
@@ -44,11 +47,14 @@ const detailsOf = (e: ServiceError): { readonly campos?: readonly FieldError[]; 
     case "InvalidRequest":
       return { campos: e.campos, mensagem: e.mensagem };
     case "UnknownSearch":
+    case "UnsupportedMediaType":
       return { campos: e.campos };
     case "Unauthorized":
     case "PayloadTooLarge":
     case "RateLimitExceeded":
+    case "SearchCapacityReached":
     case "RouteNotFound":
+    case "MethodNotAllowed":
       return { mensagem: e.mensagem };
     case "StoreUnavailable":
     case "InternalError":
@@ -60,7 +66,10 @@ const headersOf = (e: ServiceError): Record<string, string> => {
   switch (e._tag) {
     case "RateLimitExceeded":
     case "StoreUnavailable":
+    case "SearchCapacityReached":
       return { "Retry-After": String(e.retryAfterSeconds) };
+    case "MethodNotAllowed":
+      return { Allow: e.allowed.join(", ") };
     case "Unauthorized":
       // RFC 6750: no error code when the request carried no credential at all.
       return { "WWW-Authenticate": e.reason === "missing" ? `Bearer realm="voar"` : `Bearer realm="voar", error="invalid_token"` };

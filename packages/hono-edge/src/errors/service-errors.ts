@@ -81,6 +81,26 @@ export class RateLimitExceeded extends Error {
   }
 }
 
+/**
+ * No room for a new search: the tenant keeps as many searches as `limits.maxSessionsPerTenant` allows, or the
+ * service as many as `limits.maxSessions`, and all of them are running (a running search is never dropped
+ * to make room). Retryable after `retryAfterSeconds`, when the soonest of them reaches its deadline.
+ */
+export class SearchCapacityReached extends Error {
+  readonly _tag = "SearchCapacityReached";
+  constructor(
+    readonly scope: "tenant" | "instance",
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`no room for a new search (${scope}) for ${retryAfterSeconds} s`);
+  }
+  get mensagem(): string {
+    return this.scope === "tenant"
+      ? `Limite de buscas simultâneas da sua conta atingido. Tente de novo em ${this.retryAfterSeconds} s (cabeçalho Retry-After).`
+      : `O serviço está no limite de buscas simultâneas. Tente de novo em ${this.retryAfterSeconds} s (cabeçalho Retry-After).`;
+  }
+}
+
 /** No route answers this method and path. */
 export class RouteNotFound extends Error {
   readonly _tag = "RouteNotFound";
@@ -112,6 +132,30 @@ export class StoreUnavailable extends Error {
 
 /** True for a {@link StoreUnavailable} (by its tag, so it survives module duplication). */
 export const isStoreUnavailable = (u: unknown): u is StoreUnavailable => u instanceof Error && "_tag" in u && u._tag === "StoreUnavailable";
+/** The path is known but not with this method; `allowed` are the methods it answers (the `Allow` header). */
+export class MethodNotAllowed extends Error {
+  readonly _tag = "MethodNotAllowed";
+  constructor(
+    readonly method: string,
+    readonly allowed: readonly string[],
+  ) {
+    super(`method ${method} not allowed`);
+  }
+  get mensagem(): string {
+    return `Método ${this.method} não permitido nesta rota: use ${this.allowed.join(" ou ")}.`;
+  }
+}
+
+/** A JSON route got a body declared as something else (`Content-Type`). */
+export class UnsupportedMediaType extends Error {
+  readonly _tag = "UnsupportedMediaType";
+  constructor() {
+    super("unsupported media type");
+  }
+  get campos(): readonly FieldError[] {
+    return [{ Campo: "Content-Type", Mensagem: "O corpo deve ser JSON: envie Content-Type: application/json." }];
+  }
+}
 
 /** A bug: something threw that no rule expected. Its detail goes to the log, never to the client. */
 export class InternalError extends Error {
@@ -128,8 +172,11 @@ export type ServiceError =
   | Unauthorized
   | PayloadTooLarge
   | RateLimitExceeded
+  | SearchCapacityReached
   | RouteNotFound
   | StoreUnavailable
+  | MethodNotAllowed
+  | UnsupportedMediaType
   | InternalError;
 
 /** The tag of a {@link ServiceError}. */
@@ -141,8 +188,11 @@ const TAGS: ReadonlySet<string> = new Set<ServiceErrorTag>([
   "Unauthorized",
   "PayloadTooLarge",
   "RateLimitExceeded",
+  "SearchCapacityReached",
   "RouteNotFound",
   "StoreUnavailable",
+  "MethodNotAllowed",
+  "UnsupportedMediaType",
   "InternalError",
 ]);
 

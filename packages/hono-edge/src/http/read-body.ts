@@ -6,7 +6,21 @@ import { InvalidRequest, PayloadTooLarge } from "../errors/service-errors.js";
  * or lying about its length) is cut off as soon as it passes the limit, so memory never holds more.
  */
 
-/** Reads the raw bytes of a body; throws {@link PayloadTooLarge} past `limitBytes`. */
+/**
+ * The client went away while its body was arriving (the connection closed mid-body): nobody is left to
+ * answer, so it is logged as an abort, not as an error of the service.
+ */
+export class ClientAborted extends Error {
+  readonly _tag = "ClientAborted";
+  constructor(override readonly cause: unknown) {
+    super("the client aborted the request");
+  }
+}
+
+/**
+ * Reads the raw bytes of a body; throws {@link PayloadTooLarge} past `limitBytes`, {@link ClientAborted} when
+ * the client disconnects mid-body.
+ */
 export const readBodyBytes = async (request: Request, limitBytes: number): Promise<Uint8Array> => {
   const declared = request.headers.get("content-length");
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limitBytes) throw new PayloadTooLarge(limitBytes);
@@ -15,7 +29,14 @@ export const readBodyBytes = async (request: Request, limitBytes: number): Promi
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let step: ReadableStreamReadResult<Uint8Array>;
+    try {
+      step = await reader.read();
+    } catch (e) {
+      if (request.signal.aborted) throw new ClientAborted(e);
+      throw e;
+    }
+    const { done, value } = step;
     if (done) break;
     size += value.byteLength;
     if (size > limitBytes) {

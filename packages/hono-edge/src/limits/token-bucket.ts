@@ -56,3 +56,27 @@ export const createTokenBucketLimiter = (options: TokenBucketOptions): RateLimit
     },
   };
 };
+
+/** Which budget a limiter counts: the tenants' requests, or login attempts per client / per account. */
+export type LimitName = "tenant" | "login-client" | "login-account" | "login-account-sustained";
+
+/** Size and refill of one budget. */
+export interface BucketSettings {
+  readonly capacity: number;
+  readonly refillPerSecond: number;
+}
+
+/**
+ * Makes the limiter of each budget. Each budget has its own keys, so that one kind of key can never evict
+ * another's (unauthenticated login attempts cannot reset a tenant's budget).
+ */
+export type RateLimiterFactory = (name: LimitName, settings: BucketSettings) => RateLimiter;
+
+/**
+ * In-memory token buckets, one set of keys per budget (this instance only). Login budgets remember more keys
+ * (100 000), as their keys come from unauthenticated callers; forgetting one only lets that key start full.
+ */
+export const memoryRateLimiters =
+  (clock: Clock): RateLimiterFactory =>
+  (name, settings) =>
+    createTokenBucketLimiter({ ...settings, clock, maxKeys: name === "tenant" ? 10_000 : 100_000 });

@@ -11,3 +11,4 @@
  */
 export { createRedisSessionStore, type RedisSessionStore, type RedisSessionStoreOptions } from "./redis-session-store.js";
 export { redisKeys, type RedisKeys } from "./redis-keys.js";
+export { redisRateLimiters, type RedisRateLimitersOptions } from "./redis-rate-limiter.js";

@@ -19,9 +19,13 @@ const HOLDS = `local function holds(h, owner)
 end`;
 
 /**
- * KEYS: mapping, hash, changes list of the candidate. ARGV: id, record JSON, lease owner, lease expiry,
- * completed (0/1), completedAt, expire-at (epoch ms), hash key prefix.
- * Returns `{1}` when the candidate was stored (or was born expired), `{0, id, fields}` to join.
+ * KEYS: mapping, hash, changes list of the candidate, the set of running searches, the tenant's set of
+ * running searches. ARGV: id, record JSON, lease owner, lease expiry, completed (0/1), completedAt, expire-at
+ * (epoch ms), hash key prefix, most running searches (0: no cap), most running searches of the tenant (0: no
+ * cap), deadline (epoch ms).
+ * Returns `{1}` when the candidate was stored (or was born expired), `{0, id, fields}` to join, and
+ * `{2, scope, ms}` when a cap (`tenant` or `instance`) is reached: the soonest running search ends in `ms`.
+ * The running sets (sorted by deadline) lose a search at its completion (APPEND) or its deadline.
  */
 export const OPEN_OR_JOIN = `${NOW}
 local existing = redis.call('GET', KEYS[1])
@@ -31,15 +35,34 @@ if existing then
 end
 local life = tonumber(ARGV[7]) - now
 if life <= 0 then return {1} end
+local running = ARGV[5] ~= '1'
+if running then
+  local caps = {{KEYS[5], tonumber(ARGV[10]), 'tenant'}, {KEYS[4], tonumber(ARGV[9]), 'instance'}}
+  for _, cap in ipairs(caps) do
+    redis.call('ZREMRANGEBYSCORE', cap[1], '-inf', now)
+    if cap[2] > 0 and redis.call('ZCARD', cap[1]) >= cap[2] then
+      local soonest = redis.call('ZRANGE', cap[1], 0, 0, 'WITHSCORES')
+      return {2, cap[3], math.max(0, tonumber(soonest[2]) - now)}
+    end
+  end
+end
 redis.call('DEL', KEYS[2], KEYS[3])
 redis.call('HSET', KEYS[2], 'rec', ARGV[2], 'v', 0, 'done', ARGV[5], 'doneAt', ARGV[6], 'owner', ARGV[3], 'exp', ARGV[4], 'map', KEYS[1])
 redis.call('PEXPIRE', KEYS[2], life)
 redis.call('SET', KEYS[1], ARGV[1], 'PX', life)
+if running then
+  local deadline = tonumber(ARGV[11])
+  redis.call('HSET', KEYS[2], 'run', KEYS[4], 'runTenant', KEYS[5])
+  for i = 4, 5 do
+    redis.call('ZADD', KEYS[i], deadline, ARGV[1])
+    if redis.call('PTTL', KEYS[i]) < deadline - now then redis.call('PEXPIRE', KEYS[i], deadline - now) end
+  end
+end
 return {1}`;
 
 /**
  * KEYS: hash, changes list. ARGV: owner, lease ms, version, completed (0/1), change JSON, ttl ms, channel, id,
- * rejoin ms ('' for the whole TTL). On completion the query mapping lives `min(ttl, rejoin)` more (deleted
+ * rejoin ms ('' for the whole TTL). On completion the search leaves the running sets, and the query mapping lives `min(ttl, rejoin)` more (deleted
  * at once for 0), so a new request for the query starts a new search once it is gone; the hash and the log
  * live the whole TTL, for polls by id.
  * Returns the list's new length, or -1 when the search is gone or complete, the lease is another's, or the
@@ -48,7 +71,7 @@ return {1}`;
 export const APPEND = `${NOW}
 ${HOLDS}
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-local f = redis.call('HMGET', KEYS[1], 'done', 'v', 'map')
+local f = redis.call('HMGET', KEYS[1], 'done', 'v', 'map', 'run', 'runTenant')
 if f[1] == '1' or not holds(KEYS[1], ARGV[1]) then return -1 end
 local version = tonumber(ARGV[3])
 if version <= (tonumber(f[2]) or 0) then return -1 end
@@ -57,6 +80,8 @@ redis.call('HSET', KEYS[1], 'v', version, 'owner', ARGV[1], 'exp', now + tonumbe
 if ARGV[4] == '1' then
   local ttl = tonumber(ARGV[6])
   redis.call('HSET', KEYS[1], 'done', '1', 'doneAt', now)
+  if f[4] then redis.call('ZREM', f[4], ARGV[8]) end
+  if f[5] then redis.call('ZREM', f[5], ARGV[8]) end
   if f[3] and redis.call('GET', f[3]) == ARGV[8] then
     local rejoin = tonumber(ARGV[9])
     if rejoin and rejoin <= 0 then redis.call('DEL', f[3])

@@ -11,6 +11,10 @@ export interface RedisKeys {
   readonly changes: (id: string) => string;
   /** The pub/sub channel announcing each new version. */
   readonly channel: (id: string) => string;
+  /** The ids of the running searches, sorted by deadline (the `maxSessions` cap). */
+  readonly running: string;
+  /** The ids of a tenant's running searches, sorted by deadline (the `maxSessionsPerTenant` cap). */
+  readonly runningOf: (tenant: string) => string;
   /** What `search(id)` puts before the id, for scripts that find a hash from an id they read. */
   readonly searchPrefix: string;
 }
@@ -21,5 +25,7 @@ export const redisKeys = (prefix: string): RedisKeys => ({
   search: (id) => `${prefix}search:${id}`,
   changes: (id) => `${prefix}changes:${id}`,
   channel: (id) => `${prefix}watch:${id}`,
+  running: `${prefix}running`,
+  runningOf: (tenant) => `${prefix}running:${tenant}`,
   searchPrefix: `${prefix}search:`,
 });

@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { silentLogger, type Logger } from "../logging/logger.js";
 import { mergeChanges, type SearchChange } from "../search/search-change.js";
-import type { SearchRecord, SessionStore } from "../search/session-store.js";
+import { SessionCapacityReached, type SearchRecord, type SessionStore } from "../search/session-store.js";
 import { luaScript } from "./lua-runner.js";
 import { ACQUIRE_LEASE, APPEND, CHANGES_AFTER, COMPACT, OPEN_OR_JOIN, RELEASE_LEASE, RESTORE } from "./lua-scripts.js";
 import { decodeChange, encodeChange, pairsToHash, recordFromHash, recordToFields } from "./record-codec.js";
@@ -23,6 +23,14 @@ export interface RedisSessionStoreOptions {
   readonly keyPrefix?: string | undefined;
   /** Changes kept per search before the oldest are folded into one cumulative change. Default 256. */
   readonly maxChangesPerSearch?: number | undefined;
+  /**
+   * Searches running at once across every instance sharing the store; a new one beyond it is refused
+   * ({@link SessionCapacityReached}), a running one is never dropped. Completed searches do not count (Redis
+   * expires them after `ttlMs`). Default: no cap.
+   */
+  readonly maxSessions?: number | undefined;
+  /** Searches one tenant may run at once, across every instance. Default: no cap. */
+  readonly maxSessionsPerTenant?: number | undefined;
   /** Where connection-level problems are reported. Default: nowhere. */
   readonly logger?: Logger | undefined;
   /**
@@ -103,12 +111,28 @@ export const createRedisSessionStore = (options: RedisSessionStoreOptions): Redi
       const f = recordToFields(candidate);
       const reply = (await run(() =>
         scripts.open.run(
-          [keys.mapping(candidate.key), keys.search(candidate.id), keys.changes(candidate.id)],
-          [candidate.id, f.rec, f.owner, f.exp, f.done, f.doneAt, expiresAt(candidate), keys.searchPrefix],
+          [keys.mapping(candidate.key), keys.search(candidate.id), keys.changes(candidate.id), keys.running, keys.runningOf(candidate.tenant)],
+          [
+            candidate.id,
+            f.rec,
+            f.owner,
+            f.exp,
+            f.done,
+            f.doneAt,
+            expiresAt(candidate),
+            keys.searchPrefix,
+            options.maxSessions ?? 0,
+            options.maxSessionsPerTenant ?? 0,
+            candidate.deadlineAt,
+          ],
         ),
-      )) as [number, string?, string[]?];
+      )) as [number, string?, (string[] | number)?];
       if (reply[0] === 1) return { record: candidate, created: true };
-      const record = recordFromHash(pairsToHash(reply[2] ?? []));
+      if (reply[0] === 2) {
+        const scope = reply[1] === "tenant" ? "tenant" : "instance";
+        throw new SessionCapacityReached(scope, Math.max(1, Math.ceil(Number(reply[2]) / 1_000)));
+      }
+      const record = recordFromHash(pairsToHash((reply[2] as string[] | undefined) ?? []));
       if (!record) throw new Error(`redis session store: search ${reply[1] ?? "?"} has no record`);
       return { record, created: false };
     },

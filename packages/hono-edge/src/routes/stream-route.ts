@@ -12,8 +12,11 @@ export interface StreamSettings {
   /** The `retry:` reconnection hint. */
   readonly retryMs: number;
   readonly logger: Logger;
-  /** The app's shutdown signal: open streams end (without a final event) so clients resume elsewhere. */
-  readonly shutdown?: AbortSignal | undefined;
+  /**
+   * The app's shutdown: open streams end (without a final event) so clients resume elsewhere. `add` registers
+   * a stream's hook and returns its removal (one listener on the signal for all streams, not one each).
+   */
+  readonly shutdown?: { add(hook: () => void): () => void } | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -37,9 +40,7 @@ export const streamHandler =
     const resolved = await resolveSearch(deps, c);
     const requestId = c.get("requestId");
     const abort = new AbortController();
-    const onShutdown = () => abort.abort();
-    settings.shutdown?.addEventListener("abort", onShutdown, { once: true });
-    const release = () => settings.shutdown?.removeEventListener("abort", onShutdown);
+    const release = settings.shutdown?.add(() => abort.abort()) ?? (() => undefined);
     const updates = deps.hub.updates(resolved.record, lastEventIdOf(c.req.header("last-event-id")), settings.keepAliveMs, abort.signal);
     let started = false;
     let cancelled = false;

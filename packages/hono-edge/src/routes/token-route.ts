@@ -4,8 +4,10 @@ import type { AppEnv } from "../app/app-env.js";
 import type { Authenticator } from "../auth/authenticator.js";
 import { OAuthError } from "../auth/oauth-error.js";
 import { InvalidRequest, PayloadTooLarge, Unauthorized } from "../errors/service-errors.js";
+import { clientAddressOf, UNKNOWN_CLIENT, type ClientAddressSource } from "../http/client-address.js";
 import { readBodyText } from "../http/read-body.js";
-import type { RateLimiter } from "../limits/token-bucket.js";
+import type { RateDecision, RateLimiter } from "../limits/token-bucket.js";
+import type { Logger } from "../logging/logger.js";
 
 /** The body of `POST /Token` (OAuth2 password grant, RFC 6749 §4.3), form-encoded or JSON. */
 export const TokenRequestSchema = z
@@ -74,31 +76,62 @@ const asOAuthError = (e: unknown): OAuthError => {
   throw e;
 };
 
+/** What `POST /Token` needs besides the authenticator. */
+export interface TokenRouteDeps {
+  /** Login attempts per client address, whatever the username. */
+  readonly perClient: RateLimiter;
+  /** Login attempts per username and client address: a short-term bucket, then a sustained one (progressive). */
+  readonly perAccount: readonly RateLimiter[];
+  readonly bodyLimitBytes: number;
+  readonly logger: Logger;
+  readonly clientAddress: ClientAddressSource;
+}
+
+const slowDown = (decision: RateDecision, why: string): OAuthError | undefined => {
+  if (decision.ok) return undefined;
+  const wait = decision.retryAfterSeconds;
+  return new OAuthError(429, "slow_down", `${why}: tente de novo em ${wait} s.`, { "Retry-After": String(wait) });
+};
+
 /**
  * `POST /Token`: issues an access token for agency credentials (OAuth2 password grant, RFC 6749 §4.3).
  * Failures answer in OAuth2 form (RFC 6749 §5.2, see `oauth-error.ts`): 400 `invalid_request` (body or a
  * member missing, repeated or invalid), 400 `unsupported_grant_type`, 400 `invalid_grant` (wrong username or
  * password), 413 `invalid_request` (body over the limit), 429 `slow_down` with `Retry-After`. Attempts count
- * per username against the rate limiter, so that passwords cannot be guessed at speed. `Authorization` is
- * not read: there is no client authentication (legacy clients often send their old bearer token here).
+ * per client address (password spraying) and per username from that address (guessing one password), apart
+ * from the tenants' budgets; an attack from one address never locks the user out from another. A failed
+ * login is logged with the username and the client address (never the password). `Authorization` is not
+ * read: there is no client authentication (legacy clients often send their old bearer token here).
  * No answer is ever cached (`Cache-Control: no-store`).
  */
 export const tokenHandler =
-  (auth: Authenticator, limiter: RateLimiter, bodyLimitBytes: number): Handler<AppEnv> =>
+  (auth: Authenticator, deps: TokenRouteDeps): Handler<AppEnv> =>
   async (c) => {
     c.header("Cache-Control", "no-store");
     c.header("Pragma", "no-cache");
+    const client = clientAddressOf(c, deps.clientAddress);
+    let attempted: string | undefined;
     try {
-      const text = await readBodyText(c.req.raw, bodyLimitBytes);
+      const text = await readBodyText(c.req.raw, deps.bodyLimitBytes);
       const { username, password } = readGrant(readParams(text, c.req.header("content-type") ?? ""));
-      const decision = await limiter.take(`login:${username}`);
-      if (!decision.ok) {
-        const wait = decision.retryAfterSeconds;
-        throw new OAuthError(429, "slow_down", `tentativas de login demais para este usuario: tente de novo em ${wait} s.`, { "Retry-After": String(wait) });
+      // An unknown address (a runtime that does not say, no proxy header) would put every client in one
+      // budget, so that one attacker locks everybody out: then attempts count per username only.
+      const known = client !== UNKNOWN_CLIENT;
+      let refused = known ? slowDown(await deps.perClient.take(client), "tentativas de login demais deste endereco") : undefined;
+      for (const limiter of deps.perAccount) {
+        refused ??= slowDown(await limiter.take(known ? `${username}\n${client}` : username), "tentativas de login demais para este usuario");
       }
+      if (refused) {
+        deps.logger.log({ level: "warn", msg: "login.limited", requestId: c.get("requestId"), username, client });
+        throw refused;
+      }
+      attempted = username;
       const { accessToken, expiresIn } = await auth.login(username, password);
       return c.json({ access_token: accessToken, token_type: "bearer" as const, expires_in: expiresIn });
     } catch (e) {
+      if (attempted !== undefined && e instanceof Unauthorized) {
+        deps.logger.log({ level: "warn", msg: "login.failed", requestId: c.get("requestId"), username: attempted, client });
+      }
       const error = asOAuthError(e);
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
       return c.json(error.body, error.status);

@@ -1,12 +1,20 @@
 import type { Clock } from "../clock.js";
 import { mergeChanges, type SearchChange } from "./search-change.js";
-import type { OpenResult, SearchRecord, SessionStore, Unwatch } from "./session-store.js";
+import { SessionCapacityReached, type OpenResult, type SearchRecord, type SessionStore, type Unwatch } from "./session-store.js";
 
 /** Options of {@link createMemorySessionStore}. */
 export interface MemorySessionStoreOptions {
   readonly clock: Clock;
-  /** Searches kept at once; beyond it the least recently used is evicted, completed ones first. */
+  /**
+   * Searches kept at once. To make room the least recently used completed search is evicted; a running search
+   * never is: when every kept search is running, a new one is refused ({@link SessionCapacityReached}).
+   */
   readonly maxSessions: number;
+  /**
+   * Searches one tenant may keep at once (its own least recently used completed one makes room first), so
+   * one tenant cannot take the whole store. Default: no cap beyond `maxSessions`.
+   */
+  readonly maxSessionsPerTenant?: number | undefined;
   /** How long a search is kept after completion (one that never completes: after its deadline). */
   readonly ttlMs: number;
   /** Changes kept per search before the oldest are compacted into one cumulative change. Default 256. */
@@ -22,8 +30,9 @@ interface Entry {
 }
 
 /**
- * The in-memory session store: one process, bounded (`maxSessions`, least recently used evicted, completed
- * searches before running ones), with TTL eviction after completion, and a change log per search compacted
+ * The in-memory session store: one process, bounded (`maxSessions` in all and `maxSessionsPerTenant` per
+ * tenant; the least recently used completed search makes room, a running one never does: at capacity a new
+ * search is refused with {@link SessionCapacityReached}), with TTL eviction after completion, and a change log per search compacted
  * past `maxChangesPerSearch`. A completed search is shared with new requests for its key only within the
  * change's `rejoinMs` (when given); after that it still answers polls by id until its TTL. Two apps given the same instance behave like two instances sharing a store.
  *
@@ -57,18 +66,40 @@ export const createMemorySessionStore = (options: MemorySessionStoreOptions): Se
     return entry;
   };
 
-  const makeRoom = () => {
+  /** Whole seconds until a running search among `entries` reaches its deadline (and so completes), at least 1. */
+  const retryAfter = (entries: Iterable<Entry>, now: number) => {
+    let soonest = Infinity;
+    for (const e of entries) if (!e.record.completed) soonest = Math.min(soonest, e.record.deadlineAt);
+    return Math.max(1, Math.ceil((Number.isFinite(soonest) ? soonest - now : 1_000) / 1_000));
+  };
+
+  /** The least recently used completed search among `entries`, if any. */
+  const oldestCompleted = (entries: Iterable<[string, Entry]>): string | undefined => {
+    for (const [id, e] of entries) if (e.record.completed) return id;
+    return undefined;
+  };
+
+  /**
+   * Makes room for one more search of `tenant`: drops expired searches, then evicts least recently used
+   * completed ones (the tenant's own first when the tenant is at its cap). Never a running search: throws
+   * {@link SessionCapacityReached} instead.
+   */
+  const makeRoom = (tenant: string) => {
     const now = options.clock.now();
     for (const [id, e] of byId) if (expired(e.record, now)) remove(id);
+    const perTenant = options.maxSessionsPerTenant ?? Infinity;
+    const own = () => [...byId].filter(([, e]) => e.record.tenant === tenant);
+    let mine = perTenant === Infinity ? [] : own();
+    while (mine.length >= perTenant) {
+      const victim = oldestCompleted(mine);
+      if (victim === undefined) throw new SessionCapacityReached("tenant", retryAfter(mine.map(([, e]) => e), now));
+      remove(victim);
+      mine = own();
+    }
     while (byId.size >= options.maxSessions) {
-      let victim: string | undefined;
-      for (const [id, e] of byId) {
-        if (e.record.completed) {
-          victim = id;
-          break;
-        }
-      }
-      remove(victim ?? byId.keys().next().value!);
+      const victim = oldestCompleted(byId);
+      if (victim === undefined) throw new SessionCapacityReached("instance", retryAfter(byId.values(), now));
+      remove(victim);
     }
   };
 
@@ -84,7 +115,11 @@ export const createMemorySessionStore = (options: MemorySessionStoreOptions): Se
       // A search past its rejoin window stays readable by id (polls) but is no longer shared: the candidate
       // takes the key over.
       if (existing && joinable(existing, options.clock.now())) return Promise.resolve<OpenResult>({ record: existing.record, created: false });
-      makeRoom();
+      try {
+        makeRoom(candidate.tenant);
+      } catch (e) {
+        return Promise.reject(e as Error);
+      }
       byId.set(candidate.id, { record: candidate, log: [], listeners: new Set() });
       byKey.set(candidate.key, candidate.id);
       return Promise.resolve<OpenResult>({ record: candidate, created: true });

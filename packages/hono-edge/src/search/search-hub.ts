@@ -5,8 +5,9 @@ import type { Logger } from "../logging/logger.js";
 import { runSearch, type RunningSearch } from "./run-search.js";
 import { applyChanges, emptySnapshotOf } from "./search-change.js";
 import { searchKey } from "./search-key.js";
-import type { SearchRecord, SessionStore, Unwatch } from "./session-store.js";
+import { SessionCapacityReached, type OpenResult, type SearchRecord, type SessionStore, type Unwatch } from "./session-store.js";
 import type { SyncOutcome } from "./store-sync.js";
+import { SearchCapacityReached } from "../errors/service-errors.js";
 import { watchSearch, type SearchUpdate } from "./watch-search.js";
 
 /** What a {@link SearchHub} needs. */
@@ -81,7 +82,10 @@ export class SearchHub {
     });
   }
 
-  /** Starts the search of a query for a tenant, or joins the live one with the same key. */
+  /**
+   * Starts the search of a query for a tenant, or joins the live one with the same key. Throws
+   * {@link SearchCapacityReached} (logged) when the store has no room for a new one.
+   */
   async open(tenant: string, query: SearchQuery, hiddenCashAirlines: readonly number[]): Promise<SearchRecord> {
     const active = sourcesFor(query, this.o.sources);
     const now = this.o.clock.now();
@@ -100,7 +104,15 @@ export class SearchHub {
       completedAt: active.length === 0 ? now : undefined,
       lease: { owner: this.o.instanceId, expiresAt: now + this.o.leaseMs },
     };
-    const { record, created } = await this.o.store.openOrJoin(candidate);
+    let opened: OpenResult;
+    try {
+      opened = await this.o.store.openOrJoin(candidate);
+    } catch (e) {
+      if (!(e instanceof SessionCapacityReached)) throw e;
+      this.o.logger.log({ level: "warn", msg: "search.refused", tenant, scope: e.scope, retryAfterSeconds: e.retryAfterSeconds });
+      throw new SearchCapacityReached(e.scope, e.retryAfterSeconds);
+    }
+    const { record, created } = opened;
     if (created) {
       this.o.logger.log({ level: "info", msg: "search.started", searchId: record.id, tenant, sources: active.length });
       if (!record.completed) this.start(record, emptySnapshotOf(record), active);
@@ -150,9 +162,16 @@ export class SearchHub {
     for (const [id, entry] of this.cache) if (entry.expiresAt <= now) this.cache.delete(id);
   }
 
-  /** Every snapshot of a search after a version (see `watchSearch`), for the SSE stream. */
+  /**
+   * Every snapshot of a search after a version (see `watchSearch`), for the SSE stream. While the stream is
+   * quiet, the search is taken over when its lease lapsed (its owner died), as a poll would.
+   */
   updates(record: SearchRecord, lastEventId: number | undefined, keepAliveMs: number, signal: AbortSignal): AsyncGenerator<SearchUpdate> {
-    return watchSearch({ store: this.o.store, record, lastEventId, keepAliveMs, signal, latest: () => this.snapshot(record) });
+    const onQuiet = (stored: SearchRecord) =>
+      this.ensureRunning(stored).catch((e: unknown) =>
+        this.o.logger.log({ level: "warn", msg: "search.takeover_failed", searchId: stored.id, error: e instanceof Error ? e.message : String(e) }),
+      );
+    return watchSearch({ store: this.o.store, record, lastEventId, keepAliveMs, signal, latest: () => this.snapshot(record), onQuiet });
   }
 
   /** Stops every search this instance runs and gives up their leases, so another instance may take over. */

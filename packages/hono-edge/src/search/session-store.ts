@@ -54,6 +54,22 @@ export interface OpenResult {
   readonly created: boolean;
 }
 
+/**
+ * Thrown by {@link SessionStore.openOrJoin} when the store keeps as many searches as it may and none can make
+ * room (each is running: a running search is never evicted). `scope` says which cap was hit: the tenant's
+ * (`maxSessionsPerTenant`) or the whole store's (`maxSessions`); `retryAfterSeconds` is how long until a
+ * running search reaches its deadline and so frees its place. Plain data, so any store can throw it.
+ */
+export class SessionCapacityReached extends Error {
+  readonly _tag = "SessionCapacityReached";
+  constructor(
+    readonly scope: "tenant" | "instance",
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`session store full (${scope}): retry in ${retryAfterSeconds} s`);
+  }
+}
+
 /** Stops a watch. */
 export type Unwatch = () => void;
 
@@ -62,6 +78,8 @@ export interface SessionStore {
   /**
    * Atomically returns the live search of `candidate.key`, or stores `candidate` (its `lease` already set to
    * the caller) when there is none, it expired, or it completed longer than its change's `rejoinMs` ago.
+   * Joining never counts against a cap; storing does: throws {@link SessionCapacityReached} when the store
+   * (or the candidate's tenant) is at its cap and only running searches are kept.
    */
   openOrJoin(candidate: SearchRecord): Promise<OpenResult>;
   /** A live search by id; undefined when unknown, evicted or expired. */

@@ -17,6 +17,12 @@ export interface WatchSearchOptions {
   readonly signal: AbortSignal;
   /** The latest snapshot of the search (the hub's cached rebuild). */
   readonly latest: () => Promise<SearchSnapshot>;
+  /**
+   * Called with the stored record at every quiet interval (no change for `keepAliveMs`): the hub takes the
+   * search over there when its owner stopped renewing the lease, so a follower that only streams (nobody
+   * polls) still sees it complete.
+   */
+  readonly onQuiet?: ((record: SearchRecord) => Promise<void>) | undefined;
 }
 
 /** A wake-up flag: `notify` before `wait` is not lost. */
@@ -93,7 +99,9 @@ export async function* watchSearch(o: WatchSearchOptions): AsyncGenerator<Search
       const notified = await wake.wait(o.keepAliveMs);
       if (o.signal.aborted) return;
       if (!notified) {
-        if ((await store.get(record.id)) === undefined) return; // evicted: nothing more will come
+        const stored = await store.get(record.id);
+        if (stored === undefined) return; // evicted: nothing more will come
+        await o.onQuiet?.(stored);
         yield { kind: "keep-alive" };
         continue;
       }

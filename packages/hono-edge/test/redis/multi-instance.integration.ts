@@ -105,4 +105,37 @@ describe("two instances sharing one Redis", () => {
     expect(survivor.calls.total()).toBeGreaterThan(0); // it ran the sources still pending...
     expect(survivor.calls.calls.has("latam")).toBe(false); // ...and not the one that had finished (300 ms)
   });
+
+  it("an SSE-only follower on the other instance sees the search completed after the owner is killed (takeover on lease expiry, nobody polls)", async () => {
+    const prefix = await isolated();
+    const owner: RuntimeServer = await startRuntime(process.execPath, ["--import", "tsx", "test/redis/support/instance-process.ts"], { REDIS_URL, VOAR_TEST_PREFIX: prefix, VOAR_INSTANCE_ID: "owner" }, PACKAGE_DIR);
+    cleanup.push(() => owner.stop());
+    const follower = redisInstance({ redis: REDIS_URL, prefix, instanceId: "follower" });
+    cleanup.push(() => follower.store.close());
+    const first = await consultarVia(withKey(owner.target.fetch), { ...LISBON, Ida: daysAhead(31) });
+    const token = first.body["Token"] as string;
+    const stream = await follower.app.request("/api/ConsultaAereo/Stream", {
+      method: "POST",
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: JSON.stringify({ Token: token, QuantidadePorPagina: 100 }),
+    });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    // Kill the owner once the stream has shown the search running.
+    while (!text.includes('"Completed":false')) text += decoder.decode((await reader.read()).value, { stream: true });
+    await owner.kill();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    const events = text.split("\n\n").filter((b) => b.includes("data: "));
+    const last = JSON.parse(events.at(-1)!.slice(events.at(-1)!.indexOf("data: ") + 6)) as Envelope;
+    expect(last).toMatchObject({ Token: token, Completed: true, Success: true });
+    const progress = last["Progresso"] as { FontesTotal: number; FontesConcluidas: number };
+    expect(progress.FontesConcluidas).toBe(progress.FontesTotal);
+    expect(follower.calls.total()).toBeGreaterThan(0); // the follower's instance ran what was still pending
+  });
 });

@@ -19,7 +19,8 @@ const latencyMs = (sourceId: string) => (sourceId === "latam" ? 300 : sourceId =
 
 /** One instance of the service on a shared Redis (its own connections), counting the source calls it makes. */
 export const redisInstance = (o: { readonly redis: string | Redis; readonly prefix: string; readonly instanceId: string; readonly logger?: Logger }) => {
-  const config = testConfig({ search: { leaseMs: LEASE_MS } });
+  // Keep-alives (and so the SSE followers' takeover checks) every second, the shortest allowed.
+  const config = testConfig({ search: { leaseMs: LEASE_MS }, sse: { keepAliveMs: 1_000 } });
   const counted = countCalls(createSimulator({ latencyMs, batches: 3 }).sources);
   const store = createRedisSessionStore({ redis: o.redis, keyPrefix: o.prefix, ttlMs: config.search.ttlMs });
   const app = createApp({ config, sources: counted.sources, store, instanceId: o.instanceId, logger: o.logger ?? silentLogger });

@@ -1,0 +1,72 @@
+import type { Redis } from "ioredis";
+import type { RateLimiterFactory } from "../limits/token-bucket.js";
+import { silentLogger, type Logger } from "../logging/logger.js";
+import { luaScript } from "./lua-runner.js";
+
+/**
+ * A token bucket in one Redis hash per key (`t` tokens, `at` last update), on the server's clock, so every
+ * instance sharing the Redis counts against the same budget. KEYS: the bucket. ARGV: capacity, tokens per
+ * second. Returns `{1}` when a token was taken, `{0, ms}` with the wait until the next one. The bucket expires
+ * once it would be full again (an absent bucket is a full one).
+ */
+export const TAKE_TOKEN = `local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local capacity = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2]) / 1000
+local f = redis.call('HMGET', KEYS[1], 't', 'at')
+local tokens = capacity
+if f[1] then tokens = math.min(capacity, tonumber(f[1]) + math.max(0, now - tonumber(f[2])) * rate) end
+local ok = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  ok = 1
+end
+redis.call('HSET', KEYS[1], 't', tostring(tokens), 'at', now)
+redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) / rate) + 1000)
+if ok == 1 then return {1} end
+return {0, math.ceil((1 - tokens) / rate)}`;
+
+/** Options of {@link redisRateLimiters}. */
+export interface RedisRateLimitersOptions {
+  /** An ioredis client (the caller keeps and closes it). */
+  readonly redis: Redis;
+  /** Prefix of the buckets' keys (the deployment's, e.g. `voar:`); buckets live under `<prefix>rate:<budget>:`. */
+  readonly keyPrefix?: string | undefined;
+  /**
+   * The limiters used while Redis cannot answer (e.g. in-memory ones): the limits then hold per instance
+   * instead of failing every request. Default: none (the error propagates).
+   */
+  readonly fallback?: RateLimiterFactory | undefined;
+  /** Where a fallback is reported. Default: nowhere. */
+  readonly logger?: Logger | undefined;
+}
+
+/**
+ * Rate limiters on Redis, shared by every instance of the service: one token bucket per budget and key,
+ * taken atomically by a Lua script on the server's clock. Each budget has its own keys, and Redis expires
+ * a bucket once it is full again, so no kind of key can push another out.
+ *
+ * @example
+ * const app = createApp({ config, sources, store, rateLimiters: redisRateLimiters({ redis, keyPrefix: "voar:" }) });
+ */
+export const redisRateLimiters = (options: RedisRateLimitersOptions): RateLimiterFactory => {
+  const script = luaScript(options.redis, TAKE_TOKEN);
+  const prefix = `${options.keyPrefix ?? "voar:"}rate:`;
+  const logger = options.logger ?? silentLogger;
+  return (name, settings) => {
+    const fallback = options.fallback?.(name, settings);
+    return {
+      async take(key) {
+        let reply: [number, number?];
+        try {
+          reply = (await script.run([`${prefix}${name}:${key}`], [settings.capacity, settings.refillPerSecond])) as [number, number?];
+        } catch (e) {
+          if (!fallback) throw e;
+          logger.log({ level: "warn", msg: "rate_limit.fallback", budget: name, error: e instanceof Error ? e.message : String(e) });
+          return fallback.take(key);
+        }
+        if (reply[0] === 1) return { ok: true };
+        return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(Number(reply[1] ?? 1_000) / 1_000)) };
+      },
+    };
+  };
+};
