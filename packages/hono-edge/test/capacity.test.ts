@@ -66,6 +66,6 @@ describe("session capacity: a running search is never dropped to make room", () 
     const again = await open(app, 5, asOther, 20);
     expect(again.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     // The least recently used completed searches made room for them: A's first search is gone.
-    expect((await consultar(app, { Token: a[0]!.body.Token })).status).toBe(400);
+    expect((await consultar(app, { Token: a[0]!.body.Token })).status).toBe(404); // BUSCA_EXPIRADA
   });
 });

@@ -115,11 +115,7 @@ export class RouteNotFound extends Error {
   }
 }
 
-/**
- * The session store (Redis) cannot be reached, or its circuit breaker is open: 503 `INDISPONIVEL`,
- * retryable, with `Retry-After`. Thrown by the store within its short command timeout, so a request never
- * waits on a store that is down. `cause` (the client's message) goes to the log only.
- */
+/** The session store (Redis) is unreachable or its breaker open: 503 `INDISPONIVEL`, retryable, `Retry-After`. */
 export class StoreUnavailable extends Error {
   readonly _tag = "StoreUnavailable";
   constructor(

@@ -1,13 +1,12 @@
 import { sourcesFor, type SearchQuery, type SearchSnapshot, type SearchSource } from "@voar/core";
 import type { Clock } from "../clock.js";
-import { StoreUnavailable } from "../errors/service-errors.js";
+import { SearchCapacityReached, StoreUnavailable } from "../errors/service-errors.js";
 import type { Logger } from "../logging/logger.js";
 import { runSearch, type RunningSearch } from "./run-search.js";
 import { applyChanges, emptySnapshotOf } from "./search-change.js";
 import { searchKey } from "./search-key.js";
 import { SessionCapacityReached, type OpenResult, type SearchRecord, type SessionStore, type Unwatch } from "./session-store.js";
-import type { SyncOutcome } from "./store-sync.js";
-import { SearchCapacityReached } from "../errors/service-errors.js";
+import { StoreAvailability } from "./store-availability.js";
 import { watchSearch, type SearchUpdate } from "./watch-search.js";
 
 /** What a {@link SearchHub} needs. */
@@ -45,41 +44,17 @@ export class SearchHub {
   private readonly running = new Map<string, RunningSearch>();
   private readonly cache = new Map<string, { readonly snapshot: SearchSnapshot; readonly expiresAt: number }>();
   private lastSweep = 0;
+  private readonly availability: StoreAvailability;
   private readonly unwatchStore: Unwatch | undefined;
-  /** When the store was last seen going down (epoch ms), while it is down. */
-  private downSince: number | undefined;
-  /** Until when, after the store came back, a search it lacks may still be written back by its owner. */
-  private recoveringUntil = 0;
 
   constructor(private readonly o: SearchHubOptions) {
-    this.unwatchStore = o.store.onAvailability?.((available) => (available ? this.storeUp() : this.storeDown()));
+    this.availability = new StoreAvailability(o, this.running, () => this.cache.size);
+    this.unwatchStore = o.store.onAvailability?.((available) => this.availability.changed(available));
   }
 
   /** Whether the store answers now (`/ready`): always, for a store that cannot be unreachable. */
   async ready(): Promise<boolean> {
     return this.o.store.ready ? this.o.store.ready() : true;
-  }
-
-  private storeDown(): void {
-    this.downSince = this.o.clock.now();
-    this.o.logger.log({ level: "warn", msg: "store.down", runningSearches: this.running.size, cachedSearches: this.cache.size });
-  }
-
-  /**
-   * The store answers again: every search this instance runs writes what the store missed (or itself whole,
-   * if the store came back empty) at once, not at its next heartbeat; the counts go to the log.
-   */
-  private storeUp(): void {
-    const downMs = this.downSince === undefined ? undefined : this.o.clock.now() - this.downSince;
-    this.downSince = undefined;
-    // Owners write their searches back on their own 'up' or at their next heartbeat (at most a lease later).
-    this.recoveringUntil = this.o.clock.now() + this.o.leaseMs;
-    const runs = [...this.running.values()];
-    void Promise.all(runs.map((r) => r.sync())).then((outcomes) => {
-      const count = (x: SyncOutcome) => outcomes.filter((o) => o === x).length;
-      const [rewritten, resumed, stillUnavailable, ended] = [count("rewritten"), count("resumed"), count("unavailable"), count("ended")];
-      this.o.logger.log({ level: "info", msg: "store.up", downMs, runningSearches: runs.length, rewritten, resumed, stillUnavailable, ended });
-    });
   }
 
   /**
@@ -133,7 +108,7 @@ export class SearchHub {
     }
     // Just after the store came back empty, a search it lacks may be one its owner is writing back: not
     // "expired" yet, but "try again in a moment" (retryable); after that window, it is gone for good.
-    if (!record && this.o.clock.now() < this.recoveringUntil) throw new StoreUnavailable("the store is recovering its searches");
+    if (!record && this.availability.recovering()) throw new StoreUnavailable("the store is recovering its searches");
     if (!record || record.tenant !== tenant) return undefined;
     await this.ensureRunning(record);
     return record;
