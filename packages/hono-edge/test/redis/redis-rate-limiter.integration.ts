@@ -16,9 +16,9 @@ describe("rate limits on Redis, shared by every instance", () => {
       const a = testApp({ configInput, rateLimiters: redisRateLimiters({ redis: one, keyPrefix: prefix }) }).app;
       const b = testApp({ configInput, rateLimiters: redisRateLimiters({ redis: two, keyPrefix: prefix }) }).app;
       const statuses = [];
-      // Polls of an unknown search (400) spend the budget like any request; real time, so no dated query.
+      // Polls of an unknown search (404 BUSCA_EXPIRADA) spend the budget like any request; real time, so no dated query.
       for (const app of [a, b, a, b, a]) statuses.push((await consultar(app, POLL)).status);
-      expect(statuses).toEqual([400, 400, 400, 429, 429]);
+      expect(statuses).toEqual([404, 404, 404, 429, 429]);
       const limited = await consultar(b, POLL);
       expect(Number(limited.res.headers.get("retry-after"))).toBeGreaterThanOrEqual(90);
     } finally {
