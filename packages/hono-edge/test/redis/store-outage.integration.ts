@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { daysAhead, type Envelope } from "../contract/contract-target.js";
 import { API_KEY, memoryLogger } from "../support/app.js";
 import { parseSse } from "../support/sse.js";
@@ -73,8 +73,22 @@ const readAll = async (res: Response, maxMs = 20_000) => {
   }
 };
 
+/** What the process writes to stderr while a test runs: the Redis client's own lines must not reach it. */
+let stderr: string[] = [];
+const writeStderr = process.stderr.write.bind(process.stderr);
+beforeEach(() => {
+  stderr = [];
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    stderr.push(String(chunk));
+    return (writeStderr as (c: string | Uint8Array, ...r: unknown[]) => boolean)(chunk, ...rest);
+  }) as typeof process.stderr.write;
+});
+
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
+  process.stderr.write = writeStderr;
+  // ioredis prints "[ioredis] Unhandled error event" when no listener takes its errors: the store's do.
+  expect(stderr.filter((l) => /ioredis|ECONNREFUSED/i.test(l))).toEqual([]);
   for (const f of cleanup.reverse()) await f().catch(() => undefined);
   cleanup = [];
 });
