@@ -73,20 +73,26 @@ const readAll = async (res: Response, maxMs = 20_000) => {
   }
 };
 
-/** What the process writes to stderr while a test runs: the Redis client's own lines must not reach it. */
+/** What the process writes to stderr while a test runs (ioredis writes through console.error). */
 let stderr: string[] = [];
 const writeStderr = process.stderr.write.bind(process.stderr);
+const consoleError = console.error;
 beforeEach(() => {
   stderr = [];
   process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
     stderr.push(String(chunk));
     return (writeStderr as (c: string | Uint8Array, ...r: unknown[]) => boolean)(chunk, ...rest);
   }) as typeof process.stderr.write;
+  console.error = (...args: unknown[]) => {
+    stderr.push(args.map(String).join(" "));
+    consoleError(...args);
+  };
 });
 
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
   process.stderr.write = writeStderr;
+  console.error = consoleError;
   // ioredis prints "[ioredis] Unhandled error event" when no listener takes its errors: the store's do.
   expect(stderr.filter((l) => /ioredis|ECONNREFUSED/i.test(l))).toEqual([]);
   for (const f of cleanup.reverse()) await f().catch(() => undefined);
