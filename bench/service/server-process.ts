@@ -14,7 +14,8 @@ import { BENCH_KEY, type ChildMessage, type ParentMessage } from "./service-proc
 const env = process.env;
 const config = defineConfig({
   apiKeys: [{ name: "bench", key: BENCH_KEY }],
-  limits: { rateLimit: { capacity: 1_000_000, refillPerSecond: 1_000_000 } },
+  // One tenant drives every search: its rate limit and search caps are the load, not a limit under test.
+  limits: { rateLimit: { capacity: 1_000_000, refillPerSecond: 1_000_000 }, maxSessions: 10_000, maxSessionsPerTenant: 10_000 },
   search: { ttlMs: Number(env["VOAR_BENCH_TTL_MS"] ?? 600_000) },
 });
 const sources = createSimulator({ latencyMs: Number(env["VOAR_BENCH_LATENCY_MS"] ?? 400), batches: 3 }).sources;
