@@ -85,7 +85,7 @@ const consumer = async (name: string, dirs: readonly PackageDir[], extra: readon
   const folder = path.join(work, name);
   await mkdir(folder);
   await writeFile(path.join(folder, "package.json"), JSON.stringify({ name: `voar-${name}`, private: true, type: "module" }));
-  await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...(ignoreScripts ? ["--ignore-scripts"] : []), ...(offline ? ["--offline"] : []), ...dirs.map((d) => tarballs[d]), ...extra], folder);
+  await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...(ignoreScripts ? ["--ignore-scripts"] : []), ...(offline ? ["--offline"] : ["--prefer-offline"]), ...dirs.map((d) => tarballs[d]), ...extra], folder);
   await cp(CONSUMER, folder, { recursive: true });
   return folder;
 };
