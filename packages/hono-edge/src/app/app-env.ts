@@ -7,5 +7,7 @@ export interface AppEnv {
     requestId: string;
     /** Who is calling; set by the bearer middleware on protected routes. */
     principal: Principal;
+    /** The real status of an answer sent to a legacy client as 200 (see `legacyStatus`); unset otherwise. */
+    realStatus: number | undefined;
   };
 }

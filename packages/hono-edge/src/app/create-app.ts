@@ -14,7 +14,7 @@ import { ClientAborted } from "../http/read-body.js";
 import { openApiDocument } from "../openapi/openapi-document.js";
 import { getPaganteHandler, putPaganteHandler } from "../routes/admin-route.js";
 import { consultarHandler } from "../routes/consultar-route.js";
-import type { SearchRouteDeps } from "../routes/search-request.js";
+import { createPollMemo, type SearchRouteDeps } from "../routes/search-request.js";
 import { streamHandler } from "../routes/stream-route.js";
 import { tokenHandler } from "../routes/token-route.js";
 import { SearchHub } from "../search/search-hub.js";
@@ -77,6 +77,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     pagante: d.pagante,
     bodyLimitBytes: config.limits.bodyBytes,
     pollHintMs: config.search.pollHintMs,
+    polls: createPollMemo(),
   };
 
   const app = new Hono<AppEnv>();

@@ -2,6 +2,7 @@ import type { RequestCompat } from "@voar/core";
 import type { Clock } from "../clock.js";
 import type { ServiceConfig } from "../config/config-schema.js";
 import { Unauthorized } from "../errors/service-errors.js";
+import { BoundedMap } from "../util/bounded-map.js";
 import { secretMatcher } from "./secret-match.js";
 import { createTokenIssuer } from "./token-issuer.js";
 
@@ -34,9 +35,16 @@ export const bearerToken = (header: string | undefined): string => {
   return m[1]!;
 };
 
+/** Bearer tokens remembered as verified (see {@link createAuthenticator}). */
+const VERIFIED_TOKENS = 1_000;
+
 /**
  * Creates the authenticator of a configuration. API keys and admin keys are compared in constant time
  * against every configured key; agency passwords likewise; issued tokens are HMAC-signed and expire.
+ *
+ * A bearer token once verified is remembered with its principal (the last {@link VERIFIED_TOKENS} used, an
+ * issued token until it expires), so the next request of a client that polls skips the digest and the
+ * signature check. Only verified tokens are kept: an unknown one is checked in full every time.
  */
 export const createAuthenticator = (config: ServiceConfig, clock: Clock): Authenticator => {
   const apiKeys = secretMatcher<Principal>(config.apiKeys.map((k) => [k.key, { kind: "api-key", tenant: `apikey:${k.name}`, compat: k.compat }]));
@@ -45,18 +53,27 @@ export const createAuthenticator = (config: ServiceConfig, clock: Clock): Authen
   const agencies = secretMatcher<string>(config.agencies.map((a) => [`${a.username}\u0000${a.password}`, a.username]));
   const agencyCompat = new Map<string, RequestCompat>(config.agencies.map((a) => [a.username, a.compat]));
   const issuer = createTokenIssuer({ secret: config.tokens.secret, ttlSeconds: config.tokens.ttlSeconds, clock });
+  const verified = new BoundedMap<string, { readonly principal: Principal; readonly untilMs: number }>(VERIFIED_TOKENS);
+  const check = async (token: string): Promise<{ readonly principal: Principal; readonly untilMs: number }> => {
+    const key = await apiKeys.match(token);
+    if (key) return { principal: key, untilMs: Infinity };
+    if (!issuer.looksIssued(token)) throw new Unauthorized("unknown");
+    const checked = await issuer.verify(token);
+    if (!checked.ok) throw new Unauthorized(checked.reason);
+    // An agency removed from the configuration loses its tokens at the next restart.
+    const compat = agencyCompat.get(checked.claims.sub);
+    if (compat === undefined) throw new Unauthorized("unknown");
+    return { principal: { kind: "agency", tenant: `agency:${checked.claims.sub}`, compat }, untilMs: checked.claims.exp * 1000 };
+  };
   return {
     ephemeralTokenKey: config.tokens.secret === undefined,
     async authenticate(token) {
-      const key = await apiKeys.match(token);
-      if (key) return key;
-      if (!issuer.looksIssued(token)) throw new Unauthorized("unknown");
-      const check = await issuer.verify(token);
-      if (!check.ok) throw new Unauthorized(check.reason);
-      // An agency removed from the configuration loses its tokens at the next restart.
-      const compat = agencyCompat.get(check.claims.sub);
-      if (compat === undefined) throw new Unauthorized("unknown");
-      return { kind: "agency", tenant: `agency:${check.claims.sub}`, compat };
+      const known = verified.get(token);
+      if (known && known.untilMs > clock.now()) return known.principal;
+      if (known) verified.delete(token);
+      const fresh = await check(token);
+      verified.set(token, fresh);
+      return fresh.principal;
     },
     async login(username, password) {
       const user = await agencies.match(`${username}\u0000${password}`);

@@ -23,7 +23,20 @@ export class ClientAborted extends Error {
  */
 export const readBodyBytes = async (request: Request, limitBytes: number): Promise<Uint8Array> => {
   const declared = request.headers.get("content-length");
-  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limitBytes) throw new PayloadTooLarge(limitBytes);
+  const length = declared !== null && /^\d+$/.test(declared) ? Number(declared) : undefined;
+  if (length !== undefined && length > limitBytes) throw new PayloadTooLarge(limitBytes);
+  if (length !== undefined) {
+    // A declared length within the limit: the HTTP layer frames the body by it (a body cannot run past its
+    // Content-Length), so it is read at once. Cheaper than a stream on Node: @hono/node-server reads it
+    // straight from the socket, without building a Web Request and its ReadableStream.
+    try {
+      return new Uint8Array(await request.arrayBuffer());
+    } catch (e) {
+      // A body read twice is a bug (TypeError); anything else here is the connection failing mid-body.
+      if (e instanceof TypeError && !request.signal.aborted) throw e;
+      throw new ClientAborted(e);
+    }
+  }
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -68,11 +81,10 @@ export const readBodyText = async (request: Request, limitBytes: number): Promis
 };
 
 /**
- * Reads a JSON body under the limit. Text that is not JSON is an invalid request naming `body` (the
- * parser's own message, which may quote the input, is not passed on).
+ * Parses a body's text as JSON. Text that is not JSON is an invalid request naming `body` (the parser's own
+ * message, which may quote the input, is not passed on).
  */
-export const readJsonBody = async (request: Request, limitBytes: number): Promise<unknown> => {
-  const text = await readBodyText(request, limitBytes);
+export const parseJsonText = (text: string): unknown => {
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
@@ -83,3 +95,6 @@ export const readJsonBody = async (request: Request, limitBytes: number): Promis
     throw e;
   }
 };
+
+/** Reads a JSON body under the limit (see {@link readBodyText} and {@link parseJsonText}). */
+export const readJsonBody = async (request: Request, limitBytes: number): Promise<unknown> => parseJsonText(await readBodyText(request, limitBytes));

@@ -1,7 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app/app-env.js";
 import { UnsupportedMediaType } from "../errors/service-errors.js";
-import { REAL_STATUS_HEADER } from "./legacy-status.js";
 
 /**
  * Media types a JSON route reads: JSON itself (`application/json`, `application/*+json`), and `text/plain`,
@@ -32,6 +31,6 @@ const REJECTING = new Set([401, 405, 413, 415]);
  */
 export const closeAfterRejection = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   await next();
-  const status = Number(c.res.headers.get(REAL_STATUS_HEADER) ?? c.res.status);
+  const status = c.get("realStatus") ?? c.res.status;
   if (REJECTING.has(status) && c.req.method !== "GET" && c.req.method !== "HEAD") c.header("Connection", "close");
 };

@@ -14,8 +14,10 @@ export const REAL_STATUS_HEADER = "X-Voar-Status";
 export const legacyStatus = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   await next();
   const status = c.res.status;
-  if (c.get("principal").compat !== "legacy" || status === 200) return;
+  // A 304 is no error: it answers a client that asked for it (If-None-Match), legacy or not.
+  if (c.get("principal").compat !== "legacy" || status === 200 || status === 304) return;
   const res = new Response(c.res.body, { status: 200, headers: c.res.headers });
   res.headers.set(REAL_STATUS_HEADER, String(status));
   c.res = res;
+  c.set("realStatus", status);
 };

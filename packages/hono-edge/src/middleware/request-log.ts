@@ -2,7 +2,6 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app/app-env.js";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../logging/logger.js";
-import { REAL_STATUS_HEADER } from "./legacy-status.js";
 
 const CLIENT_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -16,10 +15,13 @@ export const requestLog = (logger: Logger, clock: Clock): MiddlewareHandler<AppE
   const offered = c.req.header("x-request-id");
   const requestId = offered !== undefined && CLIENT_ID.test(offered) ? offered : crypto.randomUUID();
   c.set("requestId", requestId);
-  await next();
+  // Set before the answer exists, so it is written with it (set after, it would make Hono copy the answer).
   c.header("X-Request-Id", requestId);
+  await next();
+  const res = c.res;
   // A legacy client's error goes out as 200: the log keeps the real status.
-  const real = Number(c.res.headers.get(REAL_STATUS_HEADER) ?? c.res.status);
+  const real = c.get("realStatus") ?? res.status;
+  const principal = c.get("principal");
   logger.log({
     level: real >= 500 ? "error" : "info",
     msg: "request",
@@ -27,8 +29,8 @@ export const requestLog = (logger: Logger, clock: Clock): MiddlewareHandler<AppE
     method: c.req.method,
     path: c.req.path,
     status: real,
-    ...(real === c.res.status ? {} : { sentStatus: c.res.status }),
+    ...(real === res.status ? {} : { sentStatus: res.status }),
     durationMs: clock.now() - started,
-    ...(c.get("principal") ? { tenant: c.get("principal").tenant } : {}),
+    ...(principal ? { tenant: principal.tenant } : {}),
   });
 };

@@ -3,6 +3,7 @@ import {
   parseSearchRequest,
   snapshotToEnvelope,
   type AirportDirectory,
+  type ParsedRequest,
   type ResultView,
   type SearchFailure,
   type SearchSnapshot,
@@ -12,10 +13,24 @@ import type { Context } from "hono";
 import type { AppEnv } from "../app/app-env.js";
 import type { Clock } from "../clock.js";
 import { InvalidRequest, UnknownSearch } from "../errors/service-errors.js";
-import { readJsonBody } from "../http/read-body.js";
+import { parseJsonText, readBodyText } from "../http/read-body.js";
 import type { SearchHub } from "../search/search-hub.js";
 import type { SearchRecord } from "../search/session-store.js";
 import type { PaganteSettings } from "../settings/pagante-settings.js";
+import { BoundedMap } from "../util/bounded-map.js";
+
+/** A valid poll (by `Token` / `LeaseId`), as parsed from its body. */
+type ParsedPoll = Extract<ParsedRequest, { kind: "poll" }>;
+
+/** Poll bodies remembered, and the longest body that is (a poll is a short body; longer ones are queries). */
+const POLL_MEMO = { entries: 2_000, maxChars: 512 } as const;
+
+/**
+ * Valid polls by the exact text of their body (and the caller's compat): a client polls by sending the same
+ * bytes again and again, and a poll's meaning depends on nothing else (not on the date, unlike a query), so
+ * its body is parsed and validated once. Bounded: the least recently used are forgotten.
+ */
+export const createPollMemo = (): BoundedMap<string, ParsedPoll> => new BoundedMap(POLL_MEMO.entries);
 
 /** What the search routes share. */
 export interface SearchRouteDeps {
@@ -26,6 +41,8 @@ export interface SearchRouteDeps {
   readonly bodyLimitBytes: number;
   /** `Progresso.ProximaConsultaMs` while a search runs. */
   readonly pollHintMs: number;
+  /** Parsed polls by body text (see {@link createPollMemo}). */
+  readonly polls: BoundedMap<string, ParsedPoll>;
 }
 
 /** A search request resolved to its search and the page asked. */
@@ -51,10 +68,16 @@ export const pollField = (body: unknown): "Token" | "LeaseId" => {
  * `compat` says (strict for the spec, lenient for clients of the legacy API). Throws the tagged errors of the service.
  */
 export const resolveSearch = async (deps: SearchRouteDeps, c: Context<AppEnv>): Promise<ResolvedSearch> => {
-  const body = await readJsonBody(c.req.raw, deps.bodyLimitBytes);
+  const text = await readBodyText(c.req.raw, deps.bodyLimitBytes);
   const { tenant, compat } = c.get("principal");
-  const parsed = parseSearchRequest(body, { airports: deps.airports, now: new Date(deps.clock.now()), compat });
-  if (parsed.kind === "invalid") throw new InvalidRequest(parsed.campos);
+  const memoKey = text.length <= POLL_MEMO.maxChars ? `${compat}\u0000${text}` : undefined;
+  let parsed: ParsedRequest | undefined = memoKey === undefined ? undefined : deps.polls.get(memoKey);
+  if (!parsed) {
+    const result = parseSearchRequest(parseJsonText(text), { airports: deps.airports, now: new Date(deps.clock.now()), compat });
+    if (result.kind === "invalid") throw new InvalidRequest(result.campos);
+    if (result.kind === "poll" && memoKey !== undefined) deps.polls.set(memoKey, result);
+    parsed = result;
+  }
   const pageSize = parsed.allResults ? "all" : parsed.pageSize;
   const view = parsed.view ?? DEFAULT_VIEW;
   if (parsed.kind === "query") {
@@ -62,7 +85,7 @@ export const resolveSearch = async (deps: SearchRouteDeps, c: Context<AppEnv>): 
     return { record, page: parsed.page, pageSize, view };
   }
   const record = await deps.hub.find(tenant, parsed.token);
-  if (!record) throw new UnknownSearch(pollField(body));
+  if (!record) throw new UnknownSearch(pollField(parseJsonText(text)));
   return { record, page: parsed.page, pageSize, view };
 };
 

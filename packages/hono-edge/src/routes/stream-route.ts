@@ -94,13 +94,9 @@ export const streamHandler =
         await updates.return(undefined);
       },
     });
-    return new Response(body, {
-      status: 200,
-      headers: {
-        "Content-Type": "text/event-stream; charset=utf-8",
-        "Cache-Control": "no-cache, no-transform",
-        "X-Accel-Buffering": "no",
-        "X-Request-Id": requestId,
-      },
+    return c.body(body, 200, {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-cache, no-transform",
+      "X-Accel-Buffering": "no",
     });
   };
