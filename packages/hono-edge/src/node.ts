@@ -16,6 +16,7 @@ import { readFile } from "node:fs/promises";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { SearchSource } from "@voar/core";
 import { createApp } from "./app/create-app.js";
+import { batchedLineWriter } from "./entries/node-log-writer.js";
 import { serveNode } from "./entries/node-server.js";
 import type { ServiceConfig } from "./config/config-schema.js";
 import { ConfigError, loadConfig } from "./config/load-config.js";
@@ -26,7 +27,7 @@ import type { SessionStore } from "./search/session-store.js";
 import { upstreamSourcesFor } from "./sources/upstream-sources.js";
 
 const env = process.env;
-const logger = jsonLinesLogger((line) => process.stdout.write(`${line}\n`));
+const logger = jsonLinesLogger(batchedLineWriter());
 
 const fail = (errors: readonly string[]): never => {
   console.error(`voar: invalid configuration\n  - ${errors.join("\n  - ")}`);

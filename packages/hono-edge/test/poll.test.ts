@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { consultar, NOW, OTHER_KEY, QUERY, testApp } from "./support/app.js";
+import { answerOf, consultar, fastSources, NOW, OTHER_KEY, post, QUERY, testApp } from "./support/app.js";
 
 beforeEach(() => vi.useFakeTimers({ now: NOW }));
 afterEach(() => vi.useRealTimers());
@@ -91,5 +91,78 @@ describe("polling by Token / LeaseId", () => {
     await vi.advanceTimersByTimeAsync(60_000);
     const gone = await consultar(app, { Token: id });
     expect([gone.status, gone.body.Erro.Codigo, gone.body.Erro.Retentavel]).toEqual([404, "BUSCA_EXPIRADA", false]);
+  });
+
+  describe("conditional polls (ETag / If-None-Match)", () => {
+    it("a poll naming the current ETag gets 304 without a body; a new version, page or view gets 200 with a new tag", async () => {
+      const { app } = testApp({ sources: fastSources({ latencyMs: (id) => 100 + 50 * id.length, batches: 3 }) });
+      const id = (await consultar(app, QUERY)).body.Token as string;
+      await vi.advanceTimersByTimeAsync(120);
+      const first = await post(app, "/api/ConsultaAereo/Consultar", { Token: id });
+      const tag = first.headers.get("etag")!;
+      const full = (await first.arrayBuffer()).byteLength;
+      expect(tag).toMatch(/^W\/"/);
+      expect(tag).not.toContain((await consultar(app, { Token: id })).body.RequestId);
+
+      const unchanged = await post(app, "/api/ConsultaAereo/Consultar", { Token: id }, { "If-None-Match": tag });
+      expect(unchanged.status).toBe(304);
+      expect(unchanged.headers.get("etag")).toBe(tag);
+      expect(unchanged.headers.get("x-request-id")).toBeTruthy();
+      const empty = (await unchanged.arrayBuffer()).byteLength;
+      expect(empty).toBe(0);
+      expect(empty + unchanged.headers.get("etag")!.length).toBeLessThan(full / 10);
+
+      // Another page, or another order, is another answer.
+      expect((await post(app, "/api/ConsultaAereo/Consultar", { Token: id, NumeroPagina: 2 }, { "If-None-Match": tag })).status).toBe(200);
+      expect((await post(app, "/api/ConsultaAereo/Consultar", { Token: id, Ordenacao: "duracao" }, { "If-None-Match": tag })).status).toBe(200);
+
+      // The search moves on: the same tag now gets the new version, with its own tag.
+      await vi.advanceTimersByTimeAsync(1_000);
+      const moved = await post(app, "/api/ConsultaAereo/Consultar", { Token: id }, { "If-None-Match": `"x", ${tag}` });
+      expect(moved.status).toBe(200);
+      expect(moved.headers.get("etag")).not.toBe(tag);
+      expect((await answerOf(moved)).Completed).toBe(true);
+      const done = await post(app, "/api/ConsultaAereo/Consultar", { Token: id }, { "If-None-Match": moved.headers.get("etag")! });
+      expect(done.status).toBe(304);
+    });
+
+    it("repeating the query with If-None-Match is conditional too; without the header every poll gets the full answer", async () => {
+      const { app } = testApp();
+      const first = await post(app, "/api/ConsultaAereo/Consultar", QUERY);
+      await first.arrayBuffer();
+      await vi.advanceTimersByTimeAsync(1_000);
+      const done = await post(app, "/api/ConsultaAereo/Consultar", QUERY);
+      const tag = done.headers.get("etag")!;
+      expect((await answerOf(done)).Completed).toBe(true);
+      expect((await post(app, "/api/ConsultaAereo/Consultar", QUERY, { "If-None-Match": tag })).status).toBe(304);
+      const plain = await post(app, "/api/ConsultaAereo/Consultar", QUERY);
+      expect(plain.status).toBe(200);
+      expect((await answerOf(plain)).Completed).toBe(true);
+    });
+
+    it("a legacy client keeps its answers (200 for everything, errors included); a 304 only if it sends If-None-Match", async () => {
+      const legacyKey = "legacy-api-key-0123456789";
+      const { app } = testApp({ configInput: { apiKeys: [{ name: "old", key: legacyKey, compat: "legacy" }] } });
+      const auth = { Authorization: `Bearer ${legacyKey}` };
+      const id = (await consultar(app, QUERY, auth)).body.Token as string;
+      await vi.advanceTimersByTimeAsync(1_000);
+      const a = await post(app, "/api/ConsultaAereo/Consultar", { Token: id }, auth);
+      const b = await post(app, "/api/ConsultaAereo/Consultar", { Token: id }, auth);
+      expect([a.status, b.status]).toEqual([200, 200]);
+      expect((await answerOf(b)).Completed).toBe(true);
+      const expired = await post(app, "/api/ConsultaAereo/Consultar", { Token: "no-such-search" }, auth);
+      expect(expired.status).toBe(200);
+      expect(expired.headers.get("x-voar-status")).toBe("404");
+      const asked = await post(app, "/api/ConsultaAereo/Consultar", { Token: id }, { ...auth, "If-None-Match": b.headers.get("etag")! });
+      expect(asked.status).toBe(304);
+      expect(asked.headers.get("x-voar-status")).toBeNull();
+    });
+
+    it("an error answer has no ETag", async () => {
+      const { app } = testApp();
+      const res = await post(app, "/api/ConsultaAereo/Consultar", { Token: "no-such-search" }, { "If-None-Match": 'W/"no-such-search.0.x"' });
+      expect(res.status).toBe(404);
+      expect(res.headers.get("etag")).toBeNull();
+    });
   });
 });

@@ -78,14 +78,25 @@ describe("POST /api/ConsultaAereo/Stream (SSE)", () => {
     expect(envelopeOf(resumed.at(-1)!.data).Completed).toBe(true);
   });
 
-  it("resuming after the final event sends the final state again, so the client ends on it", async () => {
+  it("resuming with the final event's id is conditional: nothing is sent again and the stream ends", async () => {
     const { app } = testApp();
     const all = (await readStream(await post(app, STREAM, QUERY))).filter((e) => e.data);
     const final = all.at(-1)!;
-    const again = (await readStream(await post(app, STREAM, QUERY, { "Last-Event-ID": final.id! }))).filter((e) => e.data);
-    expect(again).toHaveLength(1);
-    expect(again[0]!.id).toBe(final.id);
-    expect(envelopeOf(again[0]!.data).Completed).toBe(true);
+    expect(envelopeOf(final.data).Completed).toBe(true);
+    const again = await readStream(await post(app, STREAM, QUERY, { "Last-Event-ID": final.id! }));
+    expect(again.filter((e) => e.data)).toHaveLength(0);
+    // One version before the final one still gets the final event.
+    const before = (await readStream(await post(app, STREAM, QUERY, { "Last-Event-ID": String(Number(final.id) - 1) }))).filter((e) => e.data);
+    expect(before.map((e) => e.id)).toEqual([final.id]);
+  });
+
+  it("resuming with the current version of a running search sends only what changes after it", async () => {
+    const { app } = testApp({ sources: slowSources() });
+    const first = await readSome(await post(app, STREAM, QUERY), 2);
+    const current = first.at(-1)!.id!;
+    const resumed = (await readStream(await post(app, STREAM, QUERY, { "Last-Event-ID": current }))).filter((e) => e.data);
+    expect(Number(resumed[0]!.id)).toBe(Number(current) + 1);
+    expect(envelopeOf(resumed.at(-1)!.data).Completed).toBe(true);
   });
 
   it("when the versions after Last-Event-ID were compacted away, it sends the latest snapshot", async () => {

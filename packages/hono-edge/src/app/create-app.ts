@@ -90,8 +90,8 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
       cors({
         origin: origins === "*" ? "*" : [...origins],
         allowMethods: ["GET", "POST", "PUT", "OPTIONS"],
-        allowHeaders: ["Authorization", "Content-Type", "Last-Event-ID", "X-Admin-Key", "X-Request-Id"],
-        exposeHeaders: ["Retry-After", "X-Request-Id", "WWW-Authenticate", REAL_STATUS_HEADER],
+        allowHeaders: ["Authorization", "Content-Type", "If-None-Match", "Last-Event-ID", "X-Admin-Key", "X-Request-Id"],
+        exposeHeaders: ["ETag", "Retry-After", "X-Request-Id", "WWW-Authenticate", REAL_STATUS_HEADER],
         maxAge: config.cors.maxAgeSeconds,
       }),
     );

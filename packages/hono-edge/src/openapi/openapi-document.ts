@@ -95,8 +95,13 @@ export const openApiDocument = (basePath: string): Json => {
         summary: "Inicia ou consulta uma busca progressiva",
         description: LEGACY_CLIENTS,
         security: bearer,
+        parameters: [{ name: "If-None-Match", in: "header", required: false, description: "ETag da última resposta recebida: 304 se a busca não mudou.", schema: { type: "string" } }],
         requestBody: searchBody,
-        responses: { "200": json(ref("RespostaSucesso"), "Resultado acumulado da busca, para a página pedida."), ...errorsOf(SEARCH_ERRORS) },
+        responses: {
+          "200": { ...json(ref("RespostaSucesso"), "Resultado acumulado da busca, para a página pedida."), headers: { ETag: { description: "Busca, versão, página e visão pedidas (fraco; não inclui o RequestId).", schema: { type: "string" } } } },
+          "304": { description: "If-None-Match nomeia o ETag atual: a busca não mudou desde aquela resposta (sem corpo).", headers: { ETag: { schema: { type: "string" } } } },
+          ...errorsOf(SEARCH_ERRORS),
+        },
       },
     },
     [`${basePath}/ConsultaAereo/Stream`]: {
@@ -104,7 +109,7 @@ export const openApiDocument = (basePath: string): Json => {
         summary: "A mesma busca como Server-Sent Events",
         description:
           "Um evento por versão do resultado: id é a versão, data é o mesmo envelope da consulta. O último evento tem Completed true. " +
-          "Last-Event-ID retoma depois daquela versão. Se o armazenamento de buscas ficar indisponível com o fluxo aberto, " +
+          "Last-Event-ID retoma depois daquela versão (com a versão atual, nada é reenviado; busca completa: o fluxo termina). Se o armazenamento de buscas ficar indisponível com o fluxo aberto, " +
           "ele termina com um evento INDISPONIVEL (Retentavel true, sem id): reconecte com o Last-Event-ID recebido.",
         security: bearer,
         parameters: [{ name: "Last-Event-ID", in: "header", required: false, schema: { type: "string", pattern: "^\\d+$" } }],

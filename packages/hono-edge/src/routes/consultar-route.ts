@@ -1,18 +1,25 @@
 import type { Handler } from "hono";
 import type { AppEnv } from "../app/app-env.js";
 import { resolveSearch, type SearchRouteDeps } from "./search-request.js";
-import { serializedAnswer } from "./serialized-answer.js";
+import { noneMatch } from "../http/entity-tag.js";
+import { answerTagOf, serializedAnswer } from "./serialized-answer.js";
 
 /**
  * `POST /ConsultaAereo/Consultar`: the progressive search by polling. The first request of a query starts
  * its search and answers at once with what is known; repeating it, or sending `{ "Token": id }` /
  * `{ "LeaseId": id }`, answers the accumulated snapshot for the page asked, until `Completed` is true.
+ *
+ * A successful answer carries a weak `ETag` (search, version, page and view asked; not the `RequestId`). A
+ * poll whose `If-None-Match` names the current one is answered `304 Not Modified` without a body: the search
+ * has not changed since the client's answer. Only a client that sends `If-None-Match` ever gets a 304.
  */
 export const consultarHandler =
   (deps: SearchRouteDeps): Handler<AppEnv> =>
   async (c) => {
     const resolved = await resolveSearch(deps, c);
     const snapshot = await deps.hub.snapshot(resolved.record);
-    const { status, bytes } = serializedAnswer(deps, snapshot, resolved, c.get("requestId"));
-    return c.body(bytes, status, { "content-type": "application/json; charset=UTF-8" });
+    const tag = answerTagOf(snapshot, resolved);
+    if (noneMatch(c.req.header("if-none-match"), tag)) return c.body(null, 304, { ETag: tag });
+    const { status, etag, bytes } = serializedAnswer(deps, snapshot, resolved, c.get("requestId"));
+    return c.body(bytes, status, etag ? { "content-type": "application/json; charset=UTF-8", ETag: etag } : { "content-type": "application/json; charset=UTF-8" });
   };

@@ -117,8 +117,15 @@ export class SearchHub {
   /** The latest snapshot of a search, rebuilt from the store (only the changes since the cached one). */
   async snapshot(record: SearchRecord): Promise<SearchSnapshot> {
     const cached = this.cache.get(record.id)?.snapshot;
+    // The record was just read from the store: when the cached snapshot is at its version, nothing is new
+    // (the common poll of a completed or quiet search), and the store is not asked for changes.
+    if (cached && cached.version >= record.version && cached.completed === record.completed) return this.touch(record, cached);
     const changes = await this.o.store.changes(record.id, cached?.version ?? 0);
-    const s = applyChanges(record, cached ?? emptySnapshotOf(record), changes);
+    return this.touch(record, applyChanges(record, cached ?? emptySnapshotOf(record), changes));
+  }
+
+  /** Keeps a search's snapshot as its most recently used one. */
+  private touch(record: SearchRecord, s: SearchSnapshot): SearchSnapshot {
     this.cache.delete(record.id);
     this.cache.set(record.id, { snapshot: s, expiresAt: (record.completedAt ?? record.deadlineAt) + this.o.ttlMs });
     if (this.cache.size > this.o.cacheSize) this.cache.delete(this.cache.keys().next().value!);

@@ -63,9 +63,10 @@ const snapshotUpdate = (snapshot: SearchSnapshot): SearchUpdate => ({ kind: "sna
  * Every snapshot of a search, as the store records them, ending with the completed one.
  *
  * A new watch starts with the latest snapshot. A resumed one (`lastEventId` = N) replays every version after
- * N; if the store compacted them away it sends the latest snapshot instead, and if nothing is newer than N
- * but the search is complete it sends the final snapshot again, so a client always ends on the final state.
- * An id newer than anything recorded (a search that expired and started anew) also gets the latest.
+ * N; if the store compacted them away it sends the latest snapshot instead. A resume at the current version
+ * sends nothing until the next change (a conditional resume: the client has that snapshot), and ends at once
+ * when the search is complete. An id newer than anything recorded (a search that expired and started anew)
+ * gets the latest.
  */
 export async function* watchSearch(o: WatchSearchOptions): AsyncGenerator<SearchUpdate> {
   const { record, store } = o;
@@ -84,9 +85,14 @@ export async function* watchSearch(o: WatchSearchOptions): AsyncGenerator<Search
       const all = await store.changes(record.id, 0);
       const newest = all.at(-1)?.version ?? 0;
       const gone = all[0]?.cumulative === true && all[0].version > last + 1;
-      if (last >= newest || gone) {
+      if (last === newest) {
+        // The client has the current version: it is not sent again (a completed search ends here); the
+        // latest snapshot only goes out when a change landed since the store was read.
+        current = await o.latest();
+        if (current.version > last) yield snapshotUpdate(current);
+      } else if (last > newest || gone) {
         current = applyChanges(record, emptySnapshotOf(record), all);
-        if (current.completed || last > newest || gone) yield snapshotUpdate(current);
+        yield snapshotUpdate(current);
       } else {
         current = emptySnapshotOf(record);
         for (const change of all) {
