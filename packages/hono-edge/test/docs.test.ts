@@ -46,7 +46,7 @@ describe("GET /api/openapi.json", () => {
       ["/api/ConsultaAereo/Consultar", "/api/ConsultaAereo/Stream", "/api/Token", "/api/admin/pagante", "/health", "/ready"].sort(),
     );
     const consultar = doc.paths["/api/ConsultaAereo/Consultar"]?.["post"];
-    expect(Object.keys(consultar?.responses ?? {}).sort()).toEqual(["200", "400", "401", "403", "404", "413", "429", "500", "502", "503", "504"]);
+    expect(Object.keys(consultar?.responses ?? {}).sort()).toEqual(["200", "304", "400", "401", "403", "404", "413", "429", "500", "502", "503", "504"]);
     expect(doc.components.securitySchemes.oauth2.flows.password.tokenUrl).toBe("/api/Token");
   });
 
