@@ -6,6 +6,8 @@ export interface TextAnswer {
   readonly status: number;
   readonly text: string;
   readonly retryAfter: string | undefined;
+  /** The answer's `ETag`, when it has one. */
+  readonly etag: string | undefined;
 }
 
 /** The headers of a client request. */
@@ -23,10 +25,17 @@ export const postJson = async (
   body: unknown,
   accept: string,
   signal: AbortSignal,
+  extraHeaders: Readonly<Record<string, string>> = {},
 ): Promise<TextAnswer> => {
   try {
-    const response = await o.fetch(`${o.baseUrl}${path}`, { method: "POST", headers: requestHeaders(o, accept), body: JSON.stringify(body), signal });
-    return { status: response.status, text: await response.text(), retryAfter: response.headers.get("retry-after") ?? undefined };
+    const headers = { ...requestHeaders(o, accept), ...extraHeaders };
+    const response = await o.fetch(`${o.baseUrl}${path}`, { method: "POST", headers, body: JSON.stringify(body), signal });
+    return {
+      status: response.status,
+      text: await response.text(),
+      retryAfter: response.headers.get("retry-after") ?? undefined,
+      etag: response.headers.get("etag") ?? undefined,
+    };
   } catch (error) {
     throw transportFailure(error, signal, `POST ${path}`);
   }

@@ -83,8 +83,14 @@ describe("the client", () => {
     await expect(anonymous.searchAll(request)).rejects.toMatchObject({ _tag: "AuthError" });
     const client = createClient({ baseUrl: "http://voar.test/api", token: "k", fetch: inProcessFetch(service.app) });
     await expect(client.searchAll({ ...request, Destino: "CNF" })).rejects.toMatchObject({ _tag: "BusinessError", message: expect.stringMatching(/Destino|destino/) });
+    // A 429 that never ends: the client waits Retry-After a few times, then gives up with RateLimited.
     const limited: FetchLike = () => Promise.resolve(new Response(JSON.stringify({ Success: false, MensagemErro: "Devagar." }), { status: 429, headers: { "retry-after": "3" } }));
-    await expect(createClient({ baseUrl: "http://x/api", token: "k", fetch: limited }).searchAll(request)).rejects.toMatchObject({ _tag: "RateLimited", retryAfterMs: 3000 });
+    const outcome = createClient({ baseUrl: "http://x/api", token: "k", fetch: limited }).searchAll(request).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await outcome).toMatchObject({ _tag: "RateLimited", retryAfterMs: 3000 });
   });
 
   it("unsubscribing aborts the stream in flight", async () => {
