@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createMemorySessionStore } from "../src/search/memory-session-store.js";
+import type { SessionStore } from "../src/search/session-store.js";
 import { answerOf, consultar, fastSources, NOW, OTHER_KEY, post, QUERY, testApp } from "./support/app.js";
 
 beforeEach(() => vi.useFakeTimers({ now: NOW }));
@@ -91,6 +93,24 @@ describe("polling by Token / LeaseId", () => {
     await vi.advanceTimersByTimeAsync(60_000);
     const gone = await consultar(app, { Token: id });
     expect([gone.status, gone.body.Erro.Codigo, gone.body.Erro.Retentavel]).toEqual([404, "BUSCA_EXPIRADA", false]);
+  });
+
+  it("polls of a search this instance runs read the engine's snapshot: the store's change log is not replayed", async () => {
+    const inner = createMemorySessionStore({ clock: { now: () => Date.now() }, maxSessions: 10, ttlMs: 600_000 });
+    let replays = 0;
+    const store: SessionStore = { ...inner, changes: (id, after) => (replays++, inner.changes(id, after)) };
+    const { app } = testApp({ store });
+    const id = (await consultar(app, QUERY)).body.Token as string;
+    await vi.advanceTimersByTimeAsync(1_000);
+    const polls = await Promise.all([consultar(app, { Token: id }), consultar(app, { Token: id, NumeroPagina: 2 })]);
+    expect(polls.map((p) => p.body.Completed)).toEqual([true, true]);
+    expect(polls[0]!.body.TotalItens).toBeGreaterThan(0);
+    expect(replays).toBe(0);
+    // Another instance on the same store has no engine for it: it rebuilds the snapshot from the log, to the same answer.
+    const other = testApp({ store });
+    const rebuilt = await consultar(other.app, { Token: id });
+    expect(replays).toBeGreaterThan(0);
+    expect({ ...rebuilt.body, RequestId: "x" }).toEqual({ ...polls[0]!.body, RequestId: "x" });
   });
 
   describe("conditional polls (ETag / If-None-Match)", () => {

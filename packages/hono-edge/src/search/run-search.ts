@@ -1,4 +1,4 @@
-import { search, type Offer, type SearchSnapshot, type SearchSource, type SourceFailure, type SourceProgress } from "@voar/core";
+import { hasResults, search, type Offer, type SearchSnapshot, type SearchSource, type SourceFailure, type SourceProgress } from "@voar/core";
 import type { Subscription } from "rxjs";
 import type { Logger } from "../logging/logger.js";
 import { changedOffers, rejoinWindowMs, type SearchChange } from "./search-change.js";
@@ -25,6 +25,12 @@ export interface RunSearchOptions {
   readonly logger: Logger;
   /** Called once when the run ends, however it ends. */
   readonly onEnd: () => void;
+  /**
+   * Called with the snapshot of a version once the store recorded it, when this run started the search
+   * (empty base): it is the snapshot the store's changes rebuild to, already built by the engine, so the
+   * hub keeps it instead of rebuilding (and holding) a second copy.
+   */
+  readonly recorded?: ((snapshot: SearchSnapshot) => void) | undefined;
 }
 
 /** A search this instance runs. */
@@ -85,7 +91,14 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
     return { ...last, offers: [...offers.values()], cumulative: true };
   };
 
-  const writer = createStoreSync({ record: o.record, store: o.store, owner: o.owner, leaseMs: o.leaseMs, logger: o.logger, wholeState, end, ended: () => ended });
+  // The engine's latest snapshot as recorded (the version and progress of its change): what the store holds
+  // once that change is appended. Only when the run started from nothing: a takeover's engine lacks the base.
+  const fresh = o.base.version === 0 && !hasResults(o.base);
+  let latestRecorded: SearchSnapshot | undefined;
+  const appended = (change: SearchChange) => {
+    if (latestRecorded?.version === change.version) o.recorded?.(latestRecorded);
+  };
+  const writer = createStoreSync({ record: o.record, store: o.store, owner: o.owner, leaseMs: o.leaseMs, logger: o.logger, wholeState, end, ended: () => ended, appended });
 
   const record = (step: SearchChange) => {
     const window = step.completed ? rejoinWindowMs(step.sources, o.failedTtlMs) : undefined;
@@ -95,7 +108,9 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
   const onSnapshot = (s: SearchSnapshot) => {
     if (s.version === 0 && !s.completed) return; // the engine's empty start: already what the base says
     const sources = mergeProgress(o.base.sources, s.sources, s.completed);
-    record({ version: ++version, offers: changedOffers(s, seen), sources, completed: s.completed, completion: s.completion });
+    const change: SearchChange = { version: ++version, offers: changedOffers(s, seen), sources, completed: s.completed, completion: s.completion };
+    if (fresh && o.recorded) latestRecorded = { ...s, version: change.version, sources, completed: s.completed, completion: s.completion };
+    record(change);
   };
 
   const onEngineError = (e: unknown) => {

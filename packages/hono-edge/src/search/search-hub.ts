@@ -5,6 +5,7 @@ import type { Logger } from "../logging/logger.js";
 import { runSearch, type RunningSearch } from "./run-search.js";
 import { applyChanges, emptySnapshotOf } from "./search-change.js";
 import { searchKey } from "./search-key.js";
+import { SnapshotCache } from "./snapshot-cache.js";
 import { SessionCapacityReached, type OpenResult, type SearchRecord, type SessionStore, type Unwatch } from "./session-store.js";
 import { StoreAvailability } from "./store-availability.js";
 import { watchSearch, type SearchUpdate } from "./watch-search.js";
@@ -42,12 +43,12 @@ export interface SearchHubOptions {
  */
 export class SearchHub {
   private readonly running = new Map<string, RunningSearch>();
-  private readonly cache = new Map<string, { readonly snapshot: SearchSnapshot; readonly expiresAt: number }>();
-  private lastSweep = 0;
+  private readonly cache: SnapshotCache;
   private readonly availability: StoreAvailability;
   private readonly unwatchStore: Unwatch | undefined;
 
   constructor(private readonly o: SearchHubOptions) {
+    this.cache = new SnapshotCache({ clock: o.clock, size: o.cacheSize, ttlMs: o.ttlMs });
     this.availability = new StoreAvailability(o, this.running, () => this.cache.size);
     this.unwatchStore = o.store.onAvailability?.((available) => this.availability.changed(available));
   }
@@ -116,32 +117,13 @@ export class SearchHub {
 
   /** The latest snapshot of a search, rebuilt from the store (only the changes since the cached one). */
   async snapshot(record: SearchRecord): Promise<SearchSnapshot> {
-    const cached = this.cache.get(record.id)?.snapshot;
+    const cached = this.cache.get(record.id);
     // The record was just read from the store: when the cached snapshot is at its version, nothing is new
     // (the common poll of a completed or quiet search), and the store is not asked for changes.
-    if (cached && cached.version >= record.version && cached.completed === record.completed) return this.touch(record, cached);
+    if (cached && cached.version >= record.version && cached.completed === record.completed) return this.cache.keep(record, cached);
+    if (!cached && record.version === 0) return this.cache.keep(record, emptySnapshotOf(record)); // nothing recorded yet
     const changes = await this.o.store.changes(record.id, cached?.version ?? 0);
-    return this.touch(record, applyChanges(record, cached ?? emptySnapshotOf(record), changes));
-  }
-
-  /** Keeps a search's snapshot as its most recently used one. */
-  private touch(record: SearchRecord, s: SearchSnapshot): SearchSnapshot {
-    this.cache.delete(record.id);
-    this.cache.set(record.id, { snapshot: s, expiresAt: (record.completedAt ?? record.deadlineAt) + this.o.ttlMs });
-    if (this.cache.size > this.o.cacheSize) this.cache.delete(this.cache.keys().next().value!);
-    this.sweepExpired();
-    return s;
-  }
-
-  /**
-   * Drops cached snapshots of searches past their TTL, at most once a second: the store forgets them on its
-   * own, and without this the cache would keep them (and their offers) until evicted by count.
-   */
-  private sweepExpired(): void {
-    const now = this.o.clock.now();
-    if (now - this.lastSweep < 1_000) return;
-    this.lastSweep = now;
-    for (const [id, entry] of this.cache) if (entry.expiresAt <= now) this.cache.delete(id);
+    return this.cache.keep(record, applyChanges(record, cached ?? emptySnapshotOf(record), changes));
   }
 
   /**
@@ -176,6 +158,7 @@ export class SearchHub {
       failedTtlMs: Math.min(this.o.failedTtlMs, this.o.ttlMs),
       logger: this.o.logger,
       onEnd: () => this.running.delete(record.id),
+      recorded: (s) => this.cache.keepNewer(record, s),
     });
     this.running.set(record.id, run);
   }

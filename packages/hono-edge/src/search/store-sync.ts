@@ -23,6 +23,8 @@ export interface StoreSyncOptions {
   /** Ends the run (stops the engine and the heartbeat); called at most once by the sync. */
   readonly end: () => void;
   readonly ended: () => boolean;
+  /** Called after the store accepted a change (appended under this owner's lease). */
+  readonly appended?: ((change: SearchChange) => void) | undefined;
 }
 
 /** The writer of one run's changes: in order, one step at a time, surviving store outages. */
@@ -116,8 +118,10 @@ export const createStoreSync = (o: StoreSyncOptions): StoreSync => {
         outcome = "resumed";
       }
       while (pending.length > 0) {
-        if (!(await o.store.append(id, pending[0]!, o.owner, o.leaseMs))) return await finishIfComplete(await refused());
+        const change = pending[0]!;
+        if (!(await o.store.append(id, change, o.owner, o.leaseMs))) return await finishIfComplete(await refused());
         pending.shift();
+        o.appended?.(change);
       }
       return await finishIfComplete(outcome);
     } catch (e) {
