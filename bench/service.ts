@@ -1,14 +1,18 @@
 /**
- * Service benchmark (issue: hono-edge). Loopback only, bounded in time; prints, from one run:
- *  - load: 200 concurrent searches, each polled until complete, in 5 rounds: requests/s, p50/p99 latency,
- *    errors (must be 0), and the server's resident memory before, during and after the sessions expire;
+ * Service benchmark. Loopback only, bounded in time; prints, from one run:
+ *  - load: 200 concurrent searches, each polled every 500 ms until complete, in 5 rounds: requests/s,
+ *    p50/p99 latency, errors (must be 0), and the server's resident memory before, during and after the
+ *    sessions expire;
  *  - one cached page of 10 flights (a completed search polled by Token) against a bare node:http server
  *    sending the same bytes, side by side: target ratio >= 0.6; and the same for a poll that repeats the query;
- *  - resident memory per active search of several hundred offers.
- * The service runs in its own process (its memory is its own; the load generator has the other core).
+ *  - the bytes of a conditional poll of an unchanged search (304) against the full answer;
+ *  - resident and heap memory per active search, and per 1,000 offers.
+ * The service is `voar-server` itself (the production entry, request log on) in its own process, searching a
+ * fake upstream in a third process (the simulator's work is off its request path and out of its memory).
  */
 import { fmt, isQuick, summarize, type Figure } from "./lib/measure.js";
 import { compareServers, type Comparison, type Shot } from "./service/http-compare.js";
+import { wireBytes } from "./service/wire-bytes.js";
 import { distinctQueries, LARGE_ROUTES, percentile, searchRound, type SearchBody } from "./service/search-load.js";
 import { BENCH_KEY, startServiceProcess, type MemoryReading, type ServiceProcess } from "./service/service-process.js";
 
@@ -40,7 +44,23 @@ export interface ServiceFigures {
   readonly load: LoadFigures;
   readonly cachedPage: ServedAnswer;
   readonly repeatedQuery: ServedAnswer;
-  readonly perSearch: { readonly searches: number; readonly offers: Figure; readonly rssBytes: number; readonly heapBytes: number };
+  /** Bytes on the wire (status line, headers, body) of the full answer and of a conditional poll's 304. */
+  readonly conditional: { readonly full: number; readonly notModified: number; readonly status: number };
+  readonly perSearch: PerSearchFigures;
+}
+
+/** Memory of active searches. */
+export interface PerSearchFigures {
+  readonly searches: number;
+  readonly offers: Figure;
+  readonly rssBytes: number;
+  readonly heapBytes: number;
+  /** The same, per 1,000 offers (offers summed over the searches). */
+  readonly rssPer1000Offers: number;
+  readonly heapPer1000Offers: number;
+  /** Heap after their TTL passed (and a new search let the store evict them), minus the heap before them. */
+  readonly heapLeftAfterTtl: number;
+  readonly rssLeftAfterTtl: number;
 }
 
 const HEADERS = { Authorization: `Bearer ${BENCH_KEY}`, "Content-Type": "application/json" };
@@ -49,7 +69,7 @@ const MiB = 1024 * 1024;
 
 /** 200 concurrent searches per round, polled until complete; memory before, at its peak and after expiry. */
 const measureLoad = async (quick: boolean): Promise<LoadFigures> => {
-  const o = { searches: 200, rounds: 5, pollMs: 50, latencyMs: 400, ttlMs: quick ? 2_000 : 5_000 };
+  const o = { searches: 200, rounds: 5, pollMs: 500, latencyMs: 400, ttlMs: quick ? 2_000 : 5_000 };
   const server = await startServiceProcess({ ttlMs: o.ttlMs, latencyMs: o.latencyMs });
   try {
     await searchRound(server.appUrl, distinctQueries(20, 200), o.pollMs); // warm-up: code paths, JIT
@@ -93,7 +113,7 @@ const compareAnswer = async (server: ServiceProcess, body: SearchBody, quick: bo
   return { ...comparison, bytes: Buffer.byteLength(text) };
 };
 
-/** A completed Mode A search (CNF-GRU), then its page 1 of 10 by Token, and the repeated query. */
+/** A completed Mode A search (CNF-GRU), then its page 1 of 10 by Token, and the repeated query; the bytes of a 304. */
 const measureServing = async (quick: boolean) => {
   const server = await startServiceProcess({ ttlMs: 600_000, latencyMs: 200 });
   try {
@@ -102,26 +122,50 @@ const measureServing = async (quick: boolean) => {
     if (round.errors > 0) throw new Error(`the search to serve failed: ${round.firstError}`);
     const first = await fetch(`${server.appUrl}/api/ConsultaAereo/Consultar`, { method: "POST", headers: HEADERS, body: JSON.stringify(query) });
     const token = ((await first.json()) as { Token: string }).Token;
-    const cachedPage = await compareAnswer(server, { Token: token, NumeroPagina: 1, QuantidadePorPagina: 10 }, quick);
+    const poll = { Token: token, NumeroPagina: 1, QuantidadePorPagina: 10 };
+    const full = await wireBytes(server.appUrl, "/api/ConsultaAereo/Consultar", HEADERS, JSON.stringify(poll));
+    const notModified = await wireBytes(server.appUrl, "/api/ConsultaAereo/Consultar", { ...HEADERS, "If-None-Match": full.etag ?? "" }, JSON.stringify(poll));
+    const cachedPage = await compareAnswer(server, poll, quick);
     const repeatedQuery = await compareAnswer(server, query!, quick);
-    return { cachedPage, repeatedQuery };
+    return { cachedPage, repeatedQuery, conditional: { full: full.bytes, notModified: notModified.bytes, status: notModified.status } };
   } finally {
     await server.stop();
   }
 };
 
-/** Resident memory per active (completed, not expired) search: Mode B round trips of 700-780 offers. */
-const measurePerSearch = async (quick: boolean) => {
+/**
+ * Memory per active (completed, not expired) search: Mode B round trips of several hundred offers each; then
+ * what is left once their TTL passed.
+ */
+const measurePerSearch = async (quick: boolean): Promise<PerSearchFigures> => {
   const n = quick ? 20 : 100;
-  const server = await startServiceProcess({ ttlMs: 600_000, latencyMs: 200 });
+  const ttlMs = quick ? 20_000 : 40_000;
+  const server = await startServiceProcess({ ttlMs, latencyMs: 200 });
   try {
     const shape = { routes: LARGE_ROUTES, extra: { Companhia: 1300 }, returnAfterDays: 7 };
     await searchRound(server.appUrl, distinctQueries(10, 250, shape), 100); // warm-up
+    await sleep(ttlMs + 500);
+    await searchRound(server.appUrl, distinctQueries(1, 300, shape), 100); // evicts the warm-up's searches
     const before = await server.memory(true);
     const round = await searchRound(server.appUrl, distinctQueries(n, 20, shape), 100);
     if (round.errors > 0) throw new Error(`searches failed: ${round.firstError}`);
     const after = await server.memory(true);
-    return { searches: n, offers: summarize(round.offers), rssBytes: (after.rss - before.rss) / n, heapBytes: (after.heapUsed - before.heapUsed) / n };
+    await sleep(ttlMs + 500);
+    await searchRound(server.appUrl, distinctQueries(1, 301, shape), 100);
+    const expired = await server.memory(true);
+    const offers = round.offers.reduce((a, b) => a + b, 0);
+    const rss = after.rss - before.rss;
+    const heap = after.heapUsed - before.heapUsed;
+    return {
+      searches: n,
+      offers: summarize(round.offers),
+      rssBytes: rss / n,
+      heapBytes: heap / n,
+      rssPer1000Offers: (rss / offers) * 1000,
+      heapPer1000Offers: (heap / offers) * 1000,
+      heapLeftAfterTtl: expired.heapUsed - before.heapUsed,
+      rssLeftAfterTtl: expired.rss - before.rss,
+    };
   } finally {
     await server.stop();
   }
@@ -130,9 +174,9 @@ const measurePerSearch = async (quick: boolean) => {
 /** Runs every part of the service bench (`quick`: 1 s runs and 20 searches for the memory figure). */
 export const runServiceBench = async (quick = isQuick()): Promise<ServiceFigures> => {
   const load = await measureLoad(quick);
-  const { cachedPage, repeatedQuery } = await measureServing(quick);
+  const { cachedPage, repeatedQuery, conditional } = await measureServing(quick);
   const perSearch = await measurePerSearch(quick);
-  return { load, cachedPage, repeatedQuery, perSearch };
+  return { load, cachedPage, repeatedQuery, conditional, perSearch };
 };
 
 const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
@@ -151,8 +195,12 @@ export const printServiceFigures = (f: ServiceFigures): void => {
     console.log(`  app:            ${fmt(s.subject.rps, "req/s", 0)}   p50 ${fmt(s.subject.p50)}   p99 ${fmt(s.subject.p99)}`);
     console.log(`  ratio app/bare: ${fmt(s.ratio, "x")}  (target >= 0.6)   errors: ${s.anchor.errors + s.subject.errors}`);
   }
+  const c = f.conditional;
+  console.log(`conditional poll of an unchanged search: HTTP ${c.status}, ${c.notModified} bytes against ${c.full} for the full answer (${(c.notModified / c.full).toFixed(3)}x; target <= 0.1)`);
   const p = f.perSearch;
   console.log(`memory per active search (${p.searches} searches of ${p.offers.median.toFixed(0)} offers median): RSS ${mib(p.rssBytes)}, heap ${mib(p.heapBytes)}`);
+  console.log(`  per 1,000 offers: RSS ${mib(p.rssPer1000Offers)}, heap ${mib(p.heapPer1000Offers)} (target <= 1 MB)`);
+  console.log(`  left after their TTL: heap ${mib(p.heapLeftAfterTtl)}, RSS ${mib(p.rssLeftAfterTtl)}`);
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) printServiceFigures(await runServiceBench());

@@ -1,25 +1,44 @@
 /**
  * The service under load, in its own process (so that its resident memory is its own, and the load
- * generator has the other core): the app on @hono/node-server and, beside it, a bare `node:http` server
- * that answers any request with the bytes it was given. Forked by `service-process.ts`; driven over IPC.
- * Settings come from the environment: VOAR_BENCH_TTL_MS, VOAR_BENCH_LATENCY_MS.
+ * generator has the other core): `voar-server` itself, the production entry (`packages/hono-edge/src/node.ts`:
+ * configuration from `VOAR_*` variables, @hono/node-server with the configured limits, the request log on, as
+ * JSON lines on stdout) and, beside it, a bare `node:http` server that answers any request with the bytes it
+ * was given. Forked by `service-process.ts`, which sets the service's variables (its upstream: the fake
+ * upstream in a third process); driven over IPC (memory readings, the bare server's answer).
  */
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
-import { createApp, defineConfig, silentLogger } from "../../packages/hono-edge/src/index.js";
-import { createSimulator } from "../../packages/testing/src/simulator/index.js";
-import { BENCH_KEY, type ChildMessage, type ParentMessage } from "./service-process.js";
+import net, { type AddressInfo } from "node:net";
+import type { ChildMessage, ParentMessage } from "./service-process.js";
 
-const env = process.env;
-const config = defineConfig({
-  apiKeys: [{ name: "bench", key: BENCH_KEY }],
-  // One tenant drives every search: its rate limit and search caps are the load, not a limit under test.
-  limits: { rateLimit: { capacity: 1_000_000, refillPerSecond: 1_000_000 }, maxSessions: 10_000, maxSessionsPerTenant: 10_000 },
-  search: { ttlMs: Number(env["VOAR_BENCH_TTL_MS"] ?? 600_000) },
-});
-const sources = createSimulator({ latencyMs: Number(env["VOAR_BENCH_LATENCY_MS"] ?? 400), batches: 3 }).sources;
-const app = createApp({ config, sources, logger: silentLogger });
+/** A free port on 127.0.0.1 (asked of the system, then released for the service to take). */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+
+/** Resolves once something accepts connections on the port. */
+const listening = async (port: number) => {
+  for (let i = 0; i < 600; i++) {
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1", () => (socket.end(), resolve(true)));
+      socket.once("error", () => resolve(false));
+    });
+    if (up) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`voar-server did not listen on ${port}`);
+};
+
+const appPort = await freePort();
+process.env["VOAR_PORT"] = String(appPort);
+process.env["VOAR_HOSTNAME"] = "127.0.0.1";
+await import("../../packages/hono-edge/src/node.js");
+await listening(appPort);
 
 let bare: { body: Buffer; headers: Record<string, string> } = { body: Buffer.from("{}"), headers: { "content-type": "application/json" } };
 const bareServer = http.createServer((req, res) => {
@@ -30,10 +49,7 @@ const bareServer = http.createServer((req, res) => {
     res.end(bare.body);
   });
 });
-
-const listen = (start: (done: (port: number) => void) => void) => new Promise<number>((resolve) => start(resolve));
-const appPort = await listen((done) => serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => done(info.port)));
-const barePort = await listen((done) => bareServer.listen(0, "127.0.0.1", () => done((bareServer.address() as AddressInfo).port)));
+const barePort = await new Promise<number>((resolve) => bareServer.listen(0, "127.0.0.1", () => resolve((bareServer.address() as AddressInfo).port)));
 
 const send = (m: ChildMessage) => process.send!(m);
 const collect = () => {

@@ -41,26 +41,74 @@ export interface ServiceProcess {
 export interface ServiceProcessOptions {
   /** How long a search is kept after completion. */
   readonly ttlMs: number;
-  /** Latency of every simulated source. */
+  /** Latency of every simulated source of the fake upstream. */
   readonly latencyMs: number;
 }
 
-const SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), "server-process.ts");
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SERVER = path.join(here, "server-process.ts");
+const UPSTREAM = path.join(here, "upstream-process.ts");
+const UPSTREAM_TOKEN = "bench-upstream-token-0123456789";
+
+/** `VOAR_BENCH_CPU_PROF=<dir>`: each process writes a CPU profile there (`node --cpu-prof`) when it exits. */
+const profiling = (): string[] => {
+  const dir = process.env["VOAR_BENCH_CPU_PROF"];
+  return dir ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : [];
+};
+
+/** Forks the fake upstream and waits for its origin. */
+const startUpstream = async (latencyMs: number): Promise<{ readonly origin: string; readonly child: ChildProcess }> => {
+  const child = fork(UPSTREAM, [], {
+    execArgv: [...process.execArgv, ...profiling()],
+    env: { ...process.env, VOAR_BENCH_LATENCY_MS: String(latencyMs), VOAR_BENCH_UPSTREAM_TOKEN: UPSTREAM_TOKEN },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
+  const origin = await new Promise<string>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`the fake upstream exited (${code}) before it was ready`)));
+    child.once("message", (m: { origin: string }) => resolve(m.origin));
+  });
+  return { origin, child };
+};
+
+const stopChild = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
 
 /**
- * Forks the server process with this process's loader flags (tsx) and `--expose-gc`, and waits until both
- * of its servers listen on 127.0.0.1.
+ * Starts the fake upstream in a process, then `voar-server` (with a bare node:http server beside it) in
+ * another, forked with this process's loader flags (tsx) and `--expose-gc`, configured by `VOAR_*` variables
+ * as an operator would: one API key, its rate limit and search caps raised (the load is one tenant), the
+ * upstream. Its request log goes to stdout, which is discarded (written, not read). Waits until every server
+ * listens on 127.0.0.1.
  */
 export const startServiceProcess = async (o: ServiceProcessOptions): Promise<ServiceProcess> => {
+  const upstream = await startUpstream(o.latencyMs);
   const child: ChildProcess = fork(SERVER, [], {
-    execArgv: [...process.execArgv, "--expose-gc"],
-    env: { ...process.env, VOAR_BENCH_TTL_MS: String(o.ttlMs), VOAR_BENCH_LATENCY_MS: String(o.latencyMs) },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    execArgv: [...process.execArgv, "--expose-gc", ...profiling()],
+    env: {
+      ...process.env,
+      VOAR_CONFIG_FILE: "",
+      VOAR_API_KEYS: `bench:${BENCH_KEY}`,
+      VOAR_RATE_LIMIT_CAPACITY: "1000000",
+      VOAR_RATE_LIMIT_REFILL_PER_SECOND: "1000000",
+      VOAR_MAX_SESSIONS: "10000",
+      VOAR_MAX_SESSIONS_PER_TENANT: "10000",
+      VOAR_SEARCH_TTL_MS: String(o.ttlMs),
+      VOAR_UPSTREAM_URL: `${upstream.origin}/api`,
+      VOAR_UPSTREAM_TOKEN: UPSTREAM_TOKEN,
+    },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
   const pending = new Map<number, (m: ChildMessage) => void>();
   let nextId = 1;
   const ready = new Promise<{ appPort: number; barePort: number }>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`the bench server exited (${code}) before it was ready`)));
+    child.once("exit", (code) => {
+      upstream.child.kill("SIGTERM");
+      reject(new Error(`the bench server exited (${code}) before it was ready`));
+    });
     child.on("message", (m: ChildMessage) => {
       if (m.type === "ready") resolve(m);
       else pending.get(m.id)?.(m);
@@ -83,11 +131,9 @@ export const startServiceProcess = async (o: ServiceProcessOptions): Promise<Ser
       return { rss, heapUsed, collected };
     },
     setBare: async (body, headers) => void (await ask({ type: "bare", id: nextId++, body, headers })),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    stop: async () => {
+      await stopChild(child);
+      await stopChild(upstream.child);
+    },
   };
 };

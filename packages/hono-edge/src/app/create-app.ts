@@ -15,6 +15,7 @@ import { openApiDocument } from "../openapi/openapi-document.js";
 import { getPaganteHandler, putPaganteHandler } from "../routes/admin-route.js";
 import { consultarHandler } from "../routes/consultar-route.js";
 import { createPollMemo, type SearchRouteDeps } from "../routes/search-request.js";
+import { WrittenPages } from "../routes/serialized-answer.js";
 import { streamHandler } from "../routes/stream-route.js";
 import { tokenHandler } from "../routes/token-route.js";
 import { SearchHub } from "../search/search-hub.js";
@@ -78,6 +79,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     bodyLimitBytes: config.limits.bodyBytes,
     pollHintMs: config.search.pollHintMs,
     polls: createPollMemo(),
+    pages: new WrittenPages(),
   };
 
   const app = new Hono<AppEnv>();

@@ -18,6 +18,7 @@ import type { SearchHub } from "../search/search-hub.js";
 import type { SearchRecord } from "../search/session-store.js";
 import type { PaganteSettings } from "../settings/pagante-settings.js";
 import { BoundedMap } from "../util/bounded-map.js";
+import type { WrittenPages } from "./serialized-answer.js";
 
 /** A valid poll (by `Token` / `LeaseId`), as parsed from its body. */
 type ParsedPoll = Extract<ParsedRequest, { kind: "poll" }>;
@@ -41,6 +42,8 @@ export interface SearchRouteDeps {
   readonly bodyLimitBytes: number;
   /** `Progresso.ProximaConsultaMs` while a search runs. */
   readonly pollHintMs: number;
+  /** Written answers kept for the next polls (see `WrittenPages`). */
+  readonly pages: WrittenPages;
   /** Parsed polls by body text (see {@link createPollMemo}). */
   readonly polls: BoundedMap<string, ParsedPoll>;
 }

@@ -18,12 +18,53 @@ interface Written {
 
 const encoder = new TextEncoder();
 
-const written = new WeakMap<SearchSnapshot, Map<string, Written>>();
+/** Bytes of written answers an app keeps at most (see {@link WrittenPages}). */
+export const WRITTEN_PAGES_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The written answers an app keeps, one per search and what was asked (its latest version only: an older
+ * version's answer is dropped when a newer one is written), least recently used dropped first beyond a
+ * budget of bytes. Polls repeat the same few pages, so a small budget serves them; what it holds is bounded
+ * whatever the number of searches, instead of every page of every live search staying in memory.
+ */
+export class WrittenPages {
+  private readonly entries = new Map<string, { readonly version: number; readonly written: Written }>();
+  private bytes = 0;
+
+  constructor(private readonly budgetBytes = WRITTEN_PAGES_BYTES) {}
+
+  get(key: string, version: number): Written | undefined {
+    const entry = this.entries.get(key);
+    if (!entry || entry.version !== version) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.written;
+  }
+
+  set(key: string, version: number, written: Written): void {
+    this.drop(key);
+    this.entries.set(key, { version, written });
+    this.bytes += sizeOf(written);
+    for (const oldest of this.entries.keys()) {
+      if (this.bytes <= this.budgetBytes || oldest === key) break;
+      this.drop(oldest);
+    }
+  }
+
+  private drop(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= sizeOf(entry.written);
+  }
+}
+
+const sizeOf = (w: Written) => w.before.byteLength + w.after.byteLength;
 
 /**
  * The JSON text of a polling answer. Polls of one search version and page get the same envelope but their
- * own `RequestId`, so the envelope is built and serialized once per snapshot version and page (kept as long
- * as the snapshot is) and only the id is spliced in. Serializing a 20 KB envelope is the largest cost of a
+ * own `RequestId`, so the envelope is built and serialized once per snapshot version and page (kept in the
+ * app's {@link WrittenPages}) and only the id is spliced in. Serializing a 20 KB envelope is the largest cost of a
  * poll; a poll of an unchanged search then costs little more than copying and sending the bytes.
  */
 export const serializedAnswer = (
@@ -47,9 +88,8 @@ export const answerTagOf = (s: SearchSnapshot, r: ResolvedSearch): string => ans
 
 /** The answer of a snapshot for what was asked, written once (see {@link serializedAnswer}). */
 const writtenAnswer = (deps: SearchRouteDeps, s: SearchSnapshot, r: ResolvedSearch): Written => {
-  const key = askedKey(r);
-  let pages = written.get(s);
-  let w = pages?.get(key);
+  const key = `${r.record.id}|${askedKey(r)}`;
+  let w = deps.pages.get(key, s.version);
   if (!w) {
     const { status, body } = envelopeOf(deps, s, r, MARK);
     const text = JSON.stringify(body);
@@ -60,8 +100,7 @@ const writtenAnswer = (deps: SearchRouteDeps, s: SearchSnapshot, r: ResolvedSear
       after: encoder.encode(text.slice(at + 1 + MARK.length)),
       etag: status === 200 ? answerTagOf(s, r) : undefined,
     };
-    if (!pages) written.set(s, (pages = new Map()));
-    pages.set(key, w);
+    deps.pages.set(key, s.version, w);
   }
   return w;
 };
