@@ -29,7 +29,7 @@ const scripted = (answers: readonly Scripted[]) => {
     seen.push({ at: Date.now() - started, body: JSON.parse(String(init?.body)) as Record<string, unknown>, ifNoneMatch: headers.get("if-none-match") });
     const next = answers[seen.length - 1];
     if (!next) throw new Error(`unexpected request #${seen.length}`);
-    return new Response(next.body === undefined ? null : JSON.stringify(next.body), { status: next.status, headers: next.headers });
+    return new Response(next.body === undefined ? null : JSON.stringify(next.body), { status: next.status, headers: next.headers ?? {} });
   };
   return { fetch, seen };
 };
