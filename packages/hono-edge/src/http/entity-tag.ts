@@ -5,7 +5,7 @@
  */
 
 /** A 53-bit hash of a text (cyrb53), as base-36: short, and collisions between a search's pages are negligible. */
-const hash53 = (text: string): string => {
+export const hash53 = (text: string): string => {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (let i = 0; i < text.length; i++) {
@@ -18,8 +18,8 @@ const hash53 = (text: string): string => {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 };
 
-/** The weak entity tag of a search's answer at a version, for what was asked (`asked`: page and view). */
-export const answerTag = (searchId: string, version: number, asked: string): string => `W/"${searchId}.${version}.${hash53(asked)}"`;
+/** The weak entity tag of a search's answer at a version, for what was asked (`asked`: a hash of page and view). */
+export const answerTag = (searchId: string, version: number, asked: string): string => `W/"${searchId}.${version}.${asked}"`;
 
 /**
  * Whether an `If-None-Match` header names the tag (weak comparison, RFC 9110 §13.1.2): any tag of its

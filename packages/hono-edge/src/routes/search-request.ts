@@ -8,11 +8,13 @@ import {
   type SearchFailure,
   type SearchSnapshot,
   type SearchSuccess,
+  viewKey,
 } from "@voar/core";
 import type { Context } from "hono";
 import type { AppEnv } from "../app/app-env.js";
 import type { Clock } from "../clock.js";
 import { InvalidRequest, UnknownSearch } from "../errors/service-errors.js";
+import { hash53 } from "../http/entity-tag.js";
 import { parseJsonText, readBodyText } from "../http/read-body.js";
 import type { SearchHub } from "../search/search-hub.js";
 import type { SearchRecord } from "../search/session-store.js";
@@ -56,7 +58,22 @@ export interface ResolvedSearch {
   readonly pageSize: number | "all";
   /** Mode A filters and order asked (`Filtros`, `Ordenacao`): applied to the whole result, in polls and SSE alike. */
   readonly view: ResultView;
+  /** What was asked (page, page size, view) as one short key: the same request asks the same answer. */
+  readonly asked: string;
 }
+
+/** {@link ResolvedSearch.asked} of a parsed request, computed once per parsed object (a memoized poll's is reused). */
+const askedKeys = new WeakMap<ParsedRequest, string>();
+const askedOf = (parsed: ParsedRequest): string => {
+  let asked = askedKeys.get(parsed);
+  if (asked === undefined) {
+    // The whole result ("all") is one answer whatever page came with it; filters and order make another answer.
+    const page = parsed.allResults ? "all" : `${parsed.page}|${parsed.pageSize}`;
+    asked = hash53(`${page}|${viewKey(parsed.view ?? DEFAULT_VIEW)}`);
+    askedKeys.set(parsed, asked);
+  }
+  return asked;
+};
 
 /** Which member a poll carried its id in (core reads `Token` first, then `LeaseId`; keys are case-insensitive). */
 export const pollField = (body: unknown): "Token" | "LeaseId" => {
@@ -81,15 +98,14 @@ export const resolveSearch = async (deps: SearchRouteDeps, c: Context<AppEnv>): 
     if (result.kind === "poll" && memoKey !== undefined) deps.polls.set(memoKey, result);
     parsed = result;
   }
-  const pageSize = parsed.allResults ? "all" : parsed.pageSize;
-  const view = parsed.view ?? DEFAULT_VIEW;
+  const asked = { page: parsed.page, pageSize: parsed.allResults ? ("all" as const) : parsed.pageSize, view: parsed.view ?? DEFAULT_VIEW, asked: askedOf(parsed) };
   if (parsed.kind === "query") {
     const record = await deps.hub.open(tenant, parsed.query, await deps.pagante.hiddenCashAirlines());
-    return { record, page: parsed.page, pageSize, view };
+    return { record, ...asked };
   }
   const record = await deps.hub.find(tenant, parsed.token);
   if (!record) throw new UnknownSearch(pollField(parseJsonText(text)));
-  return { record, page: parsed.page, pageSize, view };
+  return { record, ...asked };
 };
 
 /** The envelope of a snapshot for the page asked: the same for polling and for each SSE event. */

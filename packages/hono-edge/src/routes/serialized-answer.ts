@@ -1,4 +1,4 @@
-import { viewKey, type SearchSnapshot } from "@voar/core";
+import type { SearchSnapshot } from "@voar/core";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { answerTag } from "../http/entity-tag.js";
 import type { SearchRouteDeps, ResolvedSearch } from "./search-request.js";
@@ -77,18 +77,15 @@ export const serializedAnswer = (
   return { status: w.status, etag: w.etag, bytes: withRequestId(w, requestId) };
 };
 
-/** What was asked of a search, as one key: the whole result ("all") whatever page came with it, or the page; filters and order. */
-const askedKey = (r: ResolvedSearch): string => `${r.pageSize === "all" ? "all" : `${r.page}|${r.pageSize}`}|${viewKey(r.view)}`;
-
 /**
  * The entity tag a successful answer of this snapshot has for what was asked (see `answerTag`): known before
  * the answer is written, so that a conditional poll of an unchanged version is answered without writing it.
  */
-export const answerTagOf = (s: SearchSnapshot, r: ResolvedSearch): string => answerTag(r.record.id, s.version, askedKey(r));
+export const answerTagOf = (s: SearchSnapshot, r: ResolvedSearch): string => answerTag(r.record.id, s.version, r.asked);
 
 /** The answer of a snapshot for what was asked, written once (see {@link serializedAnswer}). */
 const writtenAnswer = (deps: SearchRouteDeps, s: SearchSnapshot, r: ResolvedSearch): Written => {
-  const key = `${r.record.id}|${askedKey(r)}`;
+  const key = `${r.record.id}|${r.asked}`;
   let w = deps.pages.get(key, s.version);
   if (!w) {
     const { status, body } = envelopeOf(deps, s, r, MARK);
