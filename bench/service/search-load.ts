@@ -12,6 +12,10 @@ export interface SearchRound {
   readonly wallMs: number;
   /** Latency of every request, in ms. */
   readonly latencies: readonly number[];
+  /** Latency of the polls by `Token` alone (every request after each search's first), in ms. */
+  readonly pollLatencies: readonly number[];
+  /** Latency of each search's first request (the query, which starts the search), in ms. */
+  readonly startLatencies: readonly number[];
   /** Offers per search at completion (sum of `Progresso.Fontes[].Itens`). */
   readonly offers: readonly number[];
   /** What the first error was, to print beside the count. */
@@ -59,6 +63,8 @@ export const distinctQueries = (n: number, firstDay: number, o: { routes?: typeo
  */
 export const searchRound = async (baseUrl: string, queries: readonly SearchBody[], pollMs: number, maxPolls = 600): Promise<SearchRound> => {
   const latencies: number[] = [];
+  const pollLatencies: number[] = [];
+  const startLatencies: number[] = [];
   const offers: number[] = [];
   let errors = 0;
   let firstError: string | undefined;
@@ -74,11 +80,15 @@ export const searchRound = async (baseUrl: string, queries: readonly SearchBody[
     try {
       const res = await fetch(url, { method: "POST", headers: HEADERS, body: JSON.stringify(body) });
       const json = (await res.json()) as Record<string, unknown>;
-      latencies.push(performance.now() - t0);
+      const ms = performance.now() - t0;
+      latencies.push(ms);
+      ("Token" in body ? pollLatencies : startLatencies).push(ms);
       if (res.status === 200) return json;
       fail(`HTTP ${res.status} ${(json["Erro"] as { Codigo?: string } | null)?.Codigo ?? ""}`.trim());
     } catch (e) {
-      latencies.push(performance.now() - t0);
+      const ms = performance.now() - t0;
+      latencies.push(ms);
+      ("Token" in body ? pollLatencies : startLatencies).push(ms);
       const cause = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message}` : "";
       fail(e instanceof Error ? `${e.message}${cause}` : String(e));
     }
@@ -96,7 +106,7 @@ export const searchRound = async (baseUrl: string, queries: readonly SearchBody[
   };
   const t0 = performance.now();
   await Promise.all(queries.map(one));
-  return { searches: queries.length, requests: latencies.length, errors, wallMs: performance.now() - t0, latencies, offers, firstError, errorKinds };
+  return { searches: queries.length, requests: latencies.length, errors, wallMs: performance.now() - t0, latencies, pollLatencies, startLatencies, offers, firstError, errorKinds };
 };
 
 /** The `p`-th percentile (0-100) of samples. */
