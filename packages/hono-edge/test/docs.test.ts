@@ -1,6 +1,6 @@
 import { ErrorEnvelopeSchema } from "@voar/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { consultar, NOW, QUERY, testApp } from "./support/app.js";
 
 beforeEach(() => vi.useFakeTimers({ now: NOW }));
