@@ -27,7 +27,8 @@ export const bundleWorkerd = async (options: BundleOptions = {}) => {
     minify: options.minify ?? true,
     format: "esm",
     platform: "neutral",
-    conditions: ["workerd", "worker", "browser"],
+    // es2015: rxjs's ES2015 build (classes, no tslib helpers) over its ES5 default.
+    conditions: ["workerd", "worker", "browser", "es2015"],
     mainFields: ["browser", "module", "main"],
     write: options.outfile !== undefined,
     // An output path even when nothing is written: esbuild names the source map after it.
