@@ -1,5 +1,6 @@
 import type { SearchRequest } from "@voar/http-adapter/fetch";
 import type { DemoConfig } from "../../shared/demo-config.js";
+import { VOAR_CLI } from "../../shared/cli-invocation.js";
 import { cliCommand } from "../search/cli-command.js";
 
 /** For developers: the same search with curl over SSE and with the CLI, and the key to try them with. */
