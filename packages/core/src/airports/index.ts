@@ -32,25 +32,67 @@ export const createAirportDirectory = (records: readonly OpenFlightsAirport[]): 
       timeZone: r.tz,
     });
   }
-  const all = [...byCode.values()];
-  const haystack = all.map((a) => ({ a, text: normalize(`${a.city} ${a.name} ${a.country}`) }));
-  return {
-    get: (iata) => byCode.get(iata.toUpperCase()),
-    search: (text, limit = 8) => {
-      const q = normalize(text.trim());
-      if (q.length === 0) return [];
-      const exact = byCode.get(q.toUpperCase());
-      const scored: { a: Airport; score: number }[] = [];
-      for (const { a, text: t } of haystack) {
-        if (a === exact) continue;
-        const at = t.indexOf(q);
-        if (at < 0) continue;
-        // City or name starting with the text ranks above a match inside it.
-        scored.push({ a, score: at === 0 || t[at - 1] === " " ? 0 : 1 });
-      }
-      scored.sort((x, y) => x.score - y.score || x.a.city.localeCompare(y.a.city) || x.a.iata.localeCompare(y.a.iata));
-      return [...(exact ? [exact] : []), ...scored.map((s) => s.a)].slice(0, limit);
-    },
+  return { get: (iata) => byCode.get(iata.toUpperCase()), search: airportSearch([...byCode.values()]) };
+};
+
+/** How well an airport matches a text: lower is better. */
+const enum Match {
+  Code,
+  City,
+  CityPrefix,
+  NamePrefix,
+  WordPrefix,
+  Inside,
+}
+
+/** Military fields and heliports: listed after a city's airports for travellers. */
+const MINOR = /\b(air force|air base|airbase|base aerea|heliport|helipad|army|naval|military)\b/;
+
+/**
+ * The autocomplete of a directory: the airport of an exact IATA code first, then airports of a city named
+ * exactly so, then of cities starting with the text (cities with more airports first: "rio" gives Rio de
+ * Janeiro's GIG and SDU before Rio Branco), then airports whose name starts with it, then a word of the city
+ * or name starting with it, then the text anywhere in city, name or country. Accents and case are ignored.
+ * A city's airports stay together, military fields and heliports last.
+ */
+const airportSearch = (all: readonly Airport[]) => {
+  const entries = all.map((a) => ({ a, city: normalize(a.city), name: normalize(a.name), country: normalize(a.country), minor: MINOR.test(normalize(a.name)) }));
+  const cityKey = (e: (typeof entries)[number]) => `${e.city}|${e.country}`;
+  const airportsInCity = new Map<string, number>();
+  for (const e of entries) airportsInCity.set(cityKey(e), (airportsInCity.get(cityKey(e)) ?? 0) + 1);
+  const wordStart = (text: string, q: string): boolean => {
+    for (let at = text.indexOf(q); at >= 0; at = text.indexOf(q, at + 1)) if (at === 0 || !/[a-z0-9]/.test(text[at - 1]!)) return true;
+    return false;
+  };
+  const matchOf = (e: (typeof entries)[number], q: string, code: string): Match | undefined => {
+    if (e.a.iata === code) return Match.Code;
+    if (e.city === q) return Match.City;
+    if (e.city.startsWith(q)) return Match.CityPrefix;
+    if (e.name.startsWith(q)) return Match.NamePrefix;
+    if (wordStart(e.city, q) || wordStart(e.name, q)) return Match.WordPrefix;
+    if (e.city.includes(q) || e.name.includes(q) || e.country.includes(q)) return Match.Inside;
+    return undefined;
+  };
+  return (text: string, limit = 8): readonly Airport[] => {
+    const q = normalize(text.trim()).replace(/\s+/g, " ");
+    if (q.length === 0) return [];
+    const code = q.toUpperCase();
+    const found: { e: (typeof entries)[number]; match: Match }[] = [];
+    for (const e of entries) {
+      const match = matchOf(e, q, code);
+      if (match !== undefined) found.push({ e, match });
+    }
+    const byCity = (m: Match) => m === Match.City || m === Match.CityPrefix;
+    found.sort(
+      (x, y) =>
+        x.match - y.match ||
+        (byCity(x.match) ? (airportsInCity.get(cityKey(y.e)) ?? 0) - (airportsInCity.get(cityKey(x.e)) ?? 0) : 0) ||
+        x.e.city.localeCompare(y.e.city) ||
+        x.e.country.localeCompare(y.e.country) ||
+        Number(x.e.minor) - Number(y.e.minor) ||
+        x.e.a.iata.localeCompare(y.e.a.iata),
+    );
+    return found.slice(0, limit).map((f) => f.e.a);
   };
 };
 
