@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { airports } from "@voar/core/airports";
 import { ConfigError, createApp, loadConfig, type Logger } from "@voar/hono-edge";
+import { nodeDocsAssets } from "@voar/hono-edge/node-docs";
 import type { DemoConfig } from "../shared/demo-config.js";
 import { createDemoApp } from "./demo-app.js";
 import { DEFAULT_DEMO_OPTIONS, type DemoOptions } from "./demo-options.js";
@@ -62,7 +63,7 @@ export const startDemoServer = async (overrides: Partial<DemoOptions> = {}): Pro
   await ensureWebBuild({ log: write });
 
   const shutdown = new AbortController();
-  const service = createApp({ config, sources: demoSources.sources, logger: consoleLogger(write), signal: shutdown.signal });
+  const service = createApp({ config, sources: demoSources.sources, logger: consoleLogger(write), docsAssets: nodeDocsAssets(), signal: shutdown.signal });
   const pageConfig: DemoConfig = {
     apiBaseUrl: config.basePath,
     apiKey: options.apiKey,

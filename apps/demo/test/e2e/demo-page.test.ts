@@ -296,6 +296,21 @@ if (availability.kind === "fail") {
       await shot(page, "12-erro-de-campo");
     });
 
+    it("shows the API reference at /api/docs from the service's own files, asking no other host", async () => {
+      const docs = await context.newPage();
+      const requested: string[] = [];
+      docs.on("request", (r) => requested.push(r.url()));
+      await docs.goto(`${demo.url.replace(/\/$/, "")}/api/docs`);
+      await docs.locator(".swagger-ui .info .title").waitFor({ timeout: 30_000 });
+      expect(text(await docs.locator(".swagger-ui .info .title").textContent())).toContain("Voar");
+      await docs.locator(".opblock-summary-path", { hasText: "/api/ConsultaAereo/Consultar" }).first().waitFor();
+      const origin = new URL(demo.url).origin;
+      expect(requested.filter((u) => !u.startsWith(origin) && !u.startsWith("data:"))).toEqual([]);
+      expect(requested).toContain(`${origin}/api/docs/assets/swagger-ui-bundle.js`);
+      await shot(docs, "14-api-docs");
+      await docs.close();
+    });
+
     it("fits a phone screen", async () => {
       const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: "pt-BR", timezoneId: "America/Sao_Paulo" });
       const p = await phone.newPage();
