@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { airports } from "@voar/core/airports";
+import { airportsPtBr } from "@voar/core/airports";
 import { ConfigError, createApp, loadConfig, type Logger } from "@voar/hono-edge";
 import { nodeDocsAssets } from "@voar/hono-edge/node-docs";
 import type { DemoConfig } from "../shared/demo-config.js";
@@ -73,7 +73,7 @@ export const startDemoServer = async (overrides: Partial<DemoOptions> = {}): Pro
     openApiUrl: `${config.basePath}/openapi.json`,
     simulatedFailures: demoSources.failing,
   };
-  const app = createDemoApp({ service, basePath: config.basePath, config: pageConfig, airports, webRoot: WEB_DIST });
+  const app = createDemoApp({ service, basePath: config.basePath, config: pageConfig, airports: airportsPtBr, webRoot: WEB_DIST });
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: options.port, hostname: options.hostname }, () => resolve(s));

