@@ -16,13 +16,17 @@ const CONTENT_TYPES: Readonly<Record<DocsAssetFile, string>> = {
  * const app = createApp({ config, sources, docsAssets: nodeDocsAssets() });
  */
 export const nodeDocsAssets = (): DocsAssets => {
-  const folder = path.dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+  // Resolved on the first request for a file, so that the service starts whatever happens to the package.
+  let folder: string | undefined;
+  const folderOf = () => (folder ??= path.dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json")));
   const cache = new Map<DocsAssetFile, Promise<DocsAsset>>();
   return {
     read: (file) => {
       let asset = cache.get(file);
       if (!asset) {
-        asset = readFile(path.join(folder, file)).then((bytes) => ({ body: new Uint8Array(bytes), contentType: CONTENT_TYPES[file] }));
+        asset = Promise.resolve()
+          .then(() => readFile(path.join(folderOf(), file)))
+          .then((bytes) => ({ body: new Uint8Array(bytes), contentType: CONTENT_TYPES[file] }));
         // A failed read is not kept: the next request tries again.
         asset.catch(() => cache.delete(file));
         cache.set(file, asset);
