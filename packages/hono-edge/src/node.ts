@@ -16,6 +16,7 @@ import { readFile } from "node:fs/promises";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { SearchSource } from "@voar/core";
 import { createApp } from "./app/create-app.js";
+import { nodeDocsAssets } from "./docs/node-docs-assets.js";
 import { serveNode } from "./entries/node-server.js";
 import type { ServiceConfig } from "./config/config-schema.js";
 import { ConfigError, loadConfig } from "./config/load-config.js";
@@ -140,6 +141,7 @@ const app = (() => {
       clientAddress: (c) => getConnInfo(c).remote.address,
       instanceId,
       logger,
+      docsAssets: nodeDocsAssets(),
       signal: shutdown.signal,
     });
   } catch (e) {
