@@ -1,4 +1,4 @@
-import { initialSnapshot, modeAPage, reduce, zonedToUtcMs, type Offer, type SearchQuery } from "@voar/core";
+import { initialSnapshot, modeAPage, reduce, toWireFlight, zonedToUtcMs, type Offer, type SearchQuery } from "@voar/core";
 import { airports, distanceKm } from "@voar/core/airports";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -122,7 +122,7 @@ describe("a 1-hour route flown nonstop (CNF-SDU)", () => {
     }
   });
 
-  it("gives a round trip tens to low hundreds of price groups, none pairing an itinerary over 4h40", () => {
+  it("gives a round trip tens to low hundreds of price groups (at most outbound x return options), each priced as the sum, none pairing an itinerary over 4h40", () => {
     for (let i = 0; i < 7; i++) {
       const q = query("CNF", "SDU", dateOf(19 + i), { returnDate: dateOf(19 + i + (i % 3) * 3) });
       const offers = simulator.offers(q);
@@ -130,8 +130,13 @@ describe("a 1-hour route flown nonstop (CNF-SDU)", () => {
       const all = modeAPage(s, 1, "all", airports);
       expect(all.pagination.totalItems).toBeGreaterThanOrEqual(20);
       expect(all.pagination.totalItems).toBeLessThanOrEqual(300);
+      const options = (d: string) => new Set(offers.filter((o) => o.itinerary.direction === d).map((o) => `${o.seller.id}|${o.miles ? "M" : "C"}|${o.flightKey}`)).size;
+      expect(all.pagination.totalItems).toBeLessThanOrEqual(options("outbound") * options("return"));
       for (const g of all.flights) {
         for (const o of [...g.outbound, ...(g.inbound ?? [])]) expect(o.itinerary.durationMinutes).toBeLessThanOrEqual(280);
+        // The group's price is its outbound's plus its return's.
+        const [out, back] = g.pricedBy!;
+        expect(Math.round(toWireFlight(g).fareGroup.priceWithTax * 100)).toBe(out.total.amount + back.total.amount);
       }
     }
   });
