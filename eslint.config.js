@@ -6,6 +6,15 @@ import globals from "globals";
 /** Node built-ins and Node-only libraries that must never reach the runtime-neutral core. */
 const nodeOnly = ["node:*", "fs", "path", "os", "http", "https", "net", "crypto", "stream", "undici", "ioredis", "@hono/node-server"];
 
+/**
+ * zod's `z` (and default) export is a namespace re-export that bundlers cannot shake: importing it keeps all
+ * of zod (every locale, the JSON-schema converters) in a Worker's bundle; `import * as z` keeps what is used.
+ */
+const zodNamespace = {
+  selector: "ImportDeclaration[source.value=/^zod(\\/.*)?$/] > :matches(ImportSpecifier[imported.name='z'], ImportDefaultSpecifier)",
+  message: 'Use `import * as z from "zod"`: the `z` export keeps all of zod in bundles.',
+};
+
 export default tseslint.config(
   { ignores: ["**/dist/**", "**/node_modules/**", "**/.turbo/**", "**/coverage/**", "**/artifacts/**"] },
   js.configs.recommended,
@@ -22,6 +31,7 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
       "no-empty": ["error", { allowEmptyCatch: false }],
+      "no-restricted-syntax": ["error", zodNamespace],
     },
   },
   {

@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { summarize, type Figure } from "./lib/measure.js";
+import { bundleContents, type BundlePart } from "../packages/hono-edge/scripts/bundle-contents.js";
 import { bundleWorkerd } from "../packages/hono-edge/scripts/bundle-workerd.js";
 import { miniflareOptions, readWranglerToml } from "../packages/hono-edge/scripts/wrangler-miniflare.js";
 
@@ -23,19 +24,16 @@ const bindings = { VOAR_API_KEYS: `bench:${KEY}`, VOAR_SIMULATOR_LATENCY_MS: "50
 export interface EdgeFigures {
   readonly rawBytes: number;
   readonly gzipBytes: number;
-  readonly airportBytes: number;
+  /** What the bundle is made of, largest gzip share first (see `bundle-contents.ts`). */
+  readonly parts: readonly BundlePart[];
   readonly cold: Figure;
   readonly warm: Figure;
 }
 
 const bundle = async () => {
-  const result = await bundleWorkerd();
-  const text = result.text!;
-  const airportBytes = Object.entries(result.metafile.outputs)
-    .flatMap(([, o]) => Object.entries(o.inputs))
-    .filter(([input]) => input.includes("airport-data.generated"))
-    .reduce((n, [, i]) => n + i.bytesInOutput, 0);
-  return { text, airportBytes };
+  const { text, sourceMap } = await bundleWorkerd({ sourceMap: true });
+  // The source map's sources are relative to the bundle's (unwritten) output file, dist/workerd.js.
+  return { text: text!, parts: bundleContents(text!, sourceMap!, path.join(pkg, "dist")) };
 };
 
 const search = (url: string) =>
@@ -46,7 +44,7 @@ const search = (url: string) =>
   }).then((r) => r.arrayBuffer());
 
 export const runEdgeBench = async (quick: boolean): Promise<EdgeFigures> => {
-  const { text, airportBytes } = await bundle();
+  const { text, parts } = await bundle();
   const toml = await readWranglerToml();
   const runs = quick ? 5 : 7;
   const cold: number[] = [];
@@ -70,11 +68,13 @@ export const runEdgeBench = async (quick: boolean): Promise<EdgeFigures> => {
     warm.push(performance.now() - t1);
     await mf.dispose();
   }
-  return { rawBytes: Buffer.byteLength(text), gzipBytes: gzipSync(text, { level: 9 }).length, airportBytes, cold: summarize(cold), warm: summarize(warm) };
+  return { rawBytes: Buffer.byteLength(text), gzipBytes: gzipSync(text, { level: 9 }).length, parts, cold: summarize(cold), warm: summarize(warm) };
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const f = await runEdgeBench(process.argv.includes("--quick"));
-  console.log(`workerd bundle: ${(f.rawBytes / 1024).toFixed(0)} KB raw, ${(f.gzipBytes / 1024).toFixed(0)} KB gzip (airport data ${(f.airportBytes / 1024).toFixed(0)} KB raw)`);
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+  console.log(`workerd bundle: ${kb(f.rawBytes)} raw, ${kb(f.gzipBytes)} gzip (${(f.gzipBytes / (300 * 1024)).toFixed(2)}x the 300 KB budget)`);
+  for (const p of f.parts.slice(0, 6)) console.log(`  ${p.name}: ${kb(p.rawBytes)} raw, ${kb(p.gzipBytes)} of the gzip`);
   console.log(`cold start + first request: ${f.cold.median.toFixed(0)} ms (${f.cold.min.toFixed(0)}–${f.cold.max.toFixed(0)}); warm request: ${f.warm.median.toFixed(1)} ms (${f.warm.min.toFixed(1)}–${f.warm.max.toFixed(1)})`);
 }

@@ -53,5 +53,6 @@ export {
 } from "./errors/service-errors.js";
 export { ERROR_TABLE, toErrorResponse, type ErrorMapping, type ErrorResponse, type ServiceErrorStatus } from "./errors/error-table.js";
 export { openApiDocument } from "./openapi/openapi-document.js";
+export { DOCS_ASSET_FILES, type DocsAsset, type DocsAssetFile, type DocsAssets } from "./docs/docs-page.js";
 export { TokenRequestSchema, TokenResponseSchema } from "./routes/token-route.js";
 export { PaganteUpdateSchema, PaganteListSchema } from "./routes/admin-route.js";

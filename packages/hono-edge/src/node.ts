@@ -16,6 +16,7 @@ import { readFile } from "node:fs/promises";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { SearchSource } from "@voar/core";
 import { createApp } from "./app/create-app.js";
+import { nodeDocsAssets } from "./docs/node-docs-assets.js";
 import { batchedLineWriter } from "./entries/node-log-writer.js";
 import { serveNode } from "./entries/node-server.js";
 import type { ServiceConfig } from "./config/config-schema.js";
@@ -141,6 +142,7 @@ const app = (() => {
       clientAddress: (c) => getConnInfo(c).remote.address,
       instanceId,
       logger,
+      docsAssets: nodeDocsAssets(),
       signal: shutdown.signal,
     });
   } catch (e) {

@@ -1,7 +1,8 @@
 import { ErrorEnvelopeSchema } from "@voar/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { consultar, NOW, QUERY, testApp } from "./support/app.js";
+import { externalHosts } from "./support/html.js";
 
 beforeEach(() => vi.useFakeTimers({ now: NOW }));
 afterEach(() => vi.useRealTimers());
@@ -85,14 +86,17 @@ describe("GET /api/openapi.json", () => {
 });
 
 describe("other routes", () => {
-  it("GET /api/docs serves the Scalar page for the document", async () => {
+  it("GET /api/docs without docs assets (the Worker's case) says where the reference is, and links the document", async () => {
     const { app } = testApp();
     const res = await app.request("/api/docs");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/text\/html/);
     const html = await res.text();
-    expect(html).toContain("/api/openapi.json");
-    expect(html.toLowerCase()).toContain("scalar");
+    expect(html).toContain('href="/api/openapi.json"');
+    expect(html).toContain("voar-server");
+    expect(externalHosts(html)).toEqual([]);
+    expect(html).not.toContain("<script");
+    expect((await app.request("/api/docs/assets/swagger-ui-bundle.js")).status).toBe(404);
   });
 
   it("GET /health answers ok without auth", async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { z } from "zod";
+import type * as z from "zod";
 import type { PaganteListSchema } from "../src/routes/admin-route.js";
 import { ADMIN_KEY, answerOf, API_KEY, consultar, NOW, QUERY, testApp, type Answer } from "./support/app.js";
 

@@ -1,8 +1,8 @@
 import { Command, CommanderError, Option } from "commander";
-import pc from "picocolors";
 import { lastValueFrom, tap } from "rxjs";
 import type { ModeAEnvelope, ModeBEnvelope } from "@voar/core";
 import { prepareLocalSearch, type AnyEnvelope, type PreparedSearch } from "./local-search.js";
+import { colorEnabled, colorsFor, type Colors } from "./colors.js";
 import { createProgressView } from "./progress-view.js";
 import { describeRemoteError, prepareRemoteSearch } from "./remote-search.js";
 import { describeFieldErrors, requestFromArgs, type SearchFlags } from "./request-from-args.js";
@@ -12,6 +12,8 @@ import { modeATable, modeBTable } from "./result-table.js";
 export interface CliIo {
   readonly out: { write(s: string): unknown; isTTY?: boolean };
   readonly err: { write(s: string): unknown };
+  /** The environment (`NO_COLOR`, `FORCE_COLOR`, `TERM`); default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   /** Runs a prepared search against a remote service instead of the simulator (set when `--base-url` is given). */
   readonly remote?: (body: Record<string, unknown>, opts: { baseUrl: string; token?: string | undefined }) => PreparedSearch;
 }
@@ -26,13 +28,13 @@ interface Flags extends SearchFlags {
 
 const isModeA = (e: AnyEnvelope): e is ModeAEnvelope => e.Success && "pagination" in e && e.pagination !== undefined;
 
-const render = (e: AnyEnvelope, modo: string): string => {
+const render = (e: AnyEnvelope, modo: string, pc: Colors, color: boolean): string => {
   if (!e.Success) return pc.red(`Erro ${e.Erro.Codigo}: ${e.MensagemErro}`);
-  if (isModeA(e)) return modeATable(e);
-  return modeBTable(e as ModeBEnvelope, ["b", "otas", "1300"].includes(modo.toLowerCase()));
+  if (isModeA(e)) return modeATable(e, { color });
+  return modeBTable(e as ModeBEnvelope, ["b", "otas", "1300"].includes(modo.toLowerCase()), { color });
 };
 
-const failedBanner = (e: AnyEnvelope): string | undefined => {
+const failedBanner = (e: AnyEnvelope, pc: Colors): string | undefined => {
   const failed = (e.Progresso?.Fontes ?? []).filter((f) => f.Estado === "falhou");
   if (failed.length === 0 || !e.Success) return undefined;
   const verb = failed.length === 1 ? "não respondeu" : "não responderam";
@@ -48,6 +50,9 @@ export const main = async (
   io: CliIo = { out: process.stdout, err: process.stderr, remote: (body, target) => prepareRemoteSearch(body, target) },
 ): Promise<number> => {
   let code = 0;
+  const context = { out: io.out, env: io.env ?? process.env };
+  const color = colorEnabled(context);
+  const pc = colorsFor(context);
   const program = new Command("voar")
     .description("Busca progressiva de voos: todas as companhias (modo A), comparação entre OTAs (modo B) ou uma companhia.")
     .exitOverride()
@@ -70,12 +75,14 @@ export const main = async (
     .option("--paradas <lista>", "só grupos com estas paradas, ex. 0 ou 0,1 (2 = duas ou mais; modo A)")
     .option("--companhias <lista>", "só estas companhias validadoras (IATA), ex. LA,G3 (modo A)")
     .option("--pagamento <tipo>", "só milhas ou só dinheiro (modo A)")
+    .option("--saida-ida <janela>", "só partidas da ida nesta janela de hora local, ex. 06:00-11:59 (modo A)")
+    .option("--saida-volta <janela>", "só partidas da volta nesta janela de hora local, ex. 18:00-23:59 (modo A)")
     .option("--duracao-maxima <min>", "duração máxima de cada sentido, em minutos (modo A)")
     .option("--preco-maximo <reais>", "preço máximo do grupo, em reais (modo A)")
     .option("--json", "imprime o envelope final em JSON")
     .option("--watch", "imprime cada snapshot (JSON por linha) enquanto a busca avança")
-    .option("--base-url <url>", "busca num serviço que fala esta API em vez do simulador embutido (ex. http://localhost:8787/api, o de pnpm demo)")
-    .option("--token <token>", "token Bearer para --base-url (pnpm demo mostra o seu)")
+    .option("--base-url <url>", "busca num serviço que fala esta API em vez do simulador embutido (ex. http://localhost:8787/api, o de npx -y pnpm@10.34.9 demo)")
+    .option("--token <token>", "token Bearer para --base-url (a demonstração mostra o seu)")
     .option("--seed <n>", "semente do simulador embutido")
     .action(async (origem: string, destino: string, ida: string, flags: Flags) => {
       const body = requestFromArgs(origem, destino, ida, flags);
@@ -107,7 +114,7 @@ export const main = async (
         return;
       }
       const quiet = flags.json === true || flags.watch === true;
-      const progress = quiet ? undefined : createProgressView(io.out);
+      const progress = quiet ? undefined : createProgressView(io.out, pc);
       let last: AnyEnvelope;
       try {
         last = await lastValueFrom(
@@ -129,8 +136,8 @@ export const main = async (
       progress?.stop();
       if (flags.json) io.out.write(`${JSON.stringify(last, null, 2)}\n`);
       else if (!flags.watch) {
-        const banner = failedBanner(last);
-        io.out.write(`\n${banner ? `${banner}\n` : ""}${render(last, flags.modo)}\n`);
+        const banner = failedBanner(last, pc);
+        io.out.write(`\n${banner ? `${banner}\n` : ""}${render(last, flags.modo, pc, color)}\n`);
       }
       code = last.Success ? 0 : 1;
     });

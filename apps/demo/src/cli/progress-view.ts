@@ -1,5 +1,6 @@
 import cliProgress from "cli-progress";
-import pc from "picocolors";
+import { formatCount } from "../shared/pt-br-format.js";
+import type { Colors } from "./colors.js";
 import type { AnyEnvelope } from "./local-search.js";
 
 type Source = NonNullable<AnyEnvelope["Progresso"]>["Fontes"][number];
@@ -10,18 +11,19 @@ export interface ProgressView {
   stop(): void;
 }
 
-const label = (f: Source): string =>
+const label = (f: Source, pc: Colors): string =>
   f.Estado === "concluida"
-    ? pc.green(`concluída, ${f.Itens} itens`)
+    ? pc.green(`concluída, ${formatCount(f.Itens)} itens`)
     : f.Estado === "falhou"
       ? pc.red(`falhou: ${f.Erro ?? "erro"}`)
-      : pc.yellow(`aguardando${f.Itens > 0 ? `, ${f.Itens} itens` : ""}`);
+      : pc.yellow(`aguardando${f.Itens > 0 ? `, ${formatCount(f.Itens)} itens` : ""}`);
 
 /**
- * Live bars on a terminal (one per source, redrawn in place); on a pipe or in CI, one line each time a
- * source changes state, so logs stay readable.
+ * Live bars on a terminal (one per source, redrawn in place); on a pipe, a file or in CI, one line each
+ * time a source changes state and no cursor movement, so logs stay readable. Colors as `colors` says
+ * (none under `NO_COLOR` or off a terminal).
  */
-export const createProgressView = (out: NodeJS.WriteStream | { write(s: string): unknown; isTTY?: boolean }): ProgressView => {
+export const createProgressView = (out: NodeJS.WriteStream | { write(s: string): unknown; isTTY?: boolean }, pc: Colors): ProgressView => {
   if ("isTTY" in out && out.isTTY) {
     const multi = new cliProgress.MultiBar(
       { format: " {bar} {name} {state}", barsize: 16, hideCursor: true, clearOnComplete: false, stream: out as NodeJS.WriteStream },
@@ -31,7 +33,7 @@ export const createProgressView = (out: NodeJS.WriteStream | { write(s: string):
     return {
       update(envelope) {
         for (const f of envelope.Progresso?.Fontes ?? []) {
-          const payload = { name: f.Nome.padEnd(18), state: label(f) };
+          const payload = { name: f.Nome.padEnd(18), state: label(f, pc) };
           const value = f.Estado === "pendente" ? (f.Itens > 0 ? 0.5 : 0) : 1;
           const bar = bars.get(f.Nome);
           if (bar) bar.update(value, payload);
@@ -51,7 +53,7 @@ export const createProgressView = (out: NodeJS.WriteStream | { write(s: string):
         if (seen.get(f.Nome) === key) continue;
         seen.set(f.Nome, key);
         if (f.Estado === "pendente" && f.Itens === 0) continue;
-        out.write(`[${String(done).padStart(2)}/${fontes.length}] ${f.Nome.padEnd(18)} ${label(f)}\n`);
+        out.write(`[${String(done).padStart(2)}/${fontes.length}] ${f.Nome.padEnd(18)} ${label(f, pc)}\n`);
       }
     },
     stop: () => undefined,

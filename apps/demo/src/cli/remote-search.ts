@@ -30,7 +30,7 @@ export const describeRemoteError = (error: unknown, baseUrl: string): string | u
     case "AuthError":
       return `${baseUrl} recusou o acesso: ${error.detail.replace(/\.$/, "")}. Confira --token.`;
     case "TransportError":
-      return `não foi possível falar com ${baseUrl}: ${error.detail}. O serviço está rodando? (pnpm demo)`;
+      return `não foi possível falar com ${baseUrl}: ${error.detail}. O serviço está rodando? (npx -y pnpm@10.34.9 demo)`;
     case "HttpStatusError":
       return error.status === 404
         ? `${baseUrl} não tem esta API (HTTP 404). A URL termina na base da API, ex. http://localhost:8787/api?`

@@ -15,6 +15,8 @@ export interface SearchFlags {
   readonly pagamento?: string;
   readonly duracaoMaxima?: string;
   readonly precoMaximo?: string;
+  readonly saidaIda?: string;
+  readonly saidaVolta?: string;
 }
 
 /** Flag of each request field, so that a field error points at what the person typed. */
@@ -30,12 +32,16 @@ export const FLAG_OF: Readonly<Record<string, string>> = {
   NumeroPagina: "--pagina",
   QuantidadePorPagina: "--por-pagina",
   Ordenacao: "--ordenar",
-  Filtros: "--paradas/--companhias/--pagamento/--duracao-maxima/--preco-maximo",
+  Filtros: "--paradas/--companhias/--pagamento/--saida-ida/--saida-volta/--duracao-maxima/--preco-maximo",
   "Filtros.Paradas": "--paradas",
   "Filtros.Companhias": "--companhias",
   "Filtros.Pagamento": "--pagamento",
   "Filtros.DuracaoMaxima": "--duracao-maxima",
   "Filtros.PrecoMaximo": "--preco-maximo",
+  "Filtros.Ida": "--saida-ida",
+  "Filtros.Ida.Saida": "--saida-ida",
+  "Filtros.Volta": "--saida-volta",
+  "Filtros.Volta.Saida": "--saida-volta",
 };
 
 const MODES: Readonly<Record<string, number>> = { a: -1, todas: -1, b: 1300, otas: 1300, latam: 1, gol: 2, azul: 3, tap: 11, copa: 13, american: 22, iberia: 26 };
@@ -49,12 +55,20 @@ const list = (text: string): (number | string)[] =>
     .filter((x) => x !== "")
     .map(asNumber);
 
+/** `06:00-11:59` as a departure window `{ Saida: { De, Ate } }`; anything else as typed, for the service to name. */
+const departureWindow = (text: string): Record<string, unknown> => {
+  const [from, to, ...rest] = text.split("-").map((x) => x.trim());
+  return { Saida: from && to && rest.length === 0 ? { De: from, Ate: to } : text };
+};
+
 /** The `Filtros` member of the flags given, or undefined when none is. The service validates the values. */
 const filtrosOf = (flags: SearchFlags): Record<string, unknown> | undefined => {
   const f: Record<string, unknown> = {
     ...(flags.paradas === undefined ? {} : { Paradas: list(flags.paradas) }),
     ...(flags.companhias === undefined ? {} : { Companhias: list(flags.companhias) }),
     ...(flags.pagamento === undefined ? {} : { Pagamento: flags.pagamento }),
+    ...(flags.saidaIda === undefined ? {} : { Ida: departureWindow(flags.saidaIda) }),
+    ...(flags.saidaVolta === undefined ? {} : { Volta: departureWindow(flags.saidaVolta) }),
     ...(flags.duracaoMaxima === undefined ? {} : { DuracaoMaxima: asNumber(flags.duracaoMaxima) }),
     ...(flags.precoMaximo === undefined ? {} : { PrecoMaximo: flags.precoMaximo }),
   };

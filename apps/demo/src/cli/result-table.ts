@@ -1,60 +1,70 @@
 import Table from "cli-table3";
 import type { ModeAEnvelope, ModeBEnvelope, ModeBOffer, ModeAFlight } from "@voar/core";
-import { formatBrl, formatLocal, formatMiles, formatMinutes, formatStops } from "./format.js";
+import { formatBrl, formatCount, formatDuration, formatLocal, formatPercent, formatStops } from "../shared/pt-br-format.js";
+import { groupPayment, offerPayment } from "./format.js";
+
+/** Whether the tables color their headers and borders (cli-table3 colors them by default, even on a pipe). */
+export interface TableStyle {
+  readonly color: boolean;
+}
+
+const tableOf = (head: string[], style: TableStyle) =>
+  new Table({ head, style: style.color ? { head: ["cyan"], border: ["grey"] } : { head: [], border: [] } });
 
 const legsOf = (s: ModeAFlight["segments"][number]) => `${s.departure} ${formatLocal(s.departureDate)} → ${s.arrival} ${formatLocal(s.arrivalDate)}`;
 
-/** Mode A: one row per price group, with its cheapest-to-read first itinerary and how many alternatives it has. */
-export const modeATable = (envelope: ModeAEnvelope): string => {
+const saving = (percent: number): string => (percent >= 1 ? formatPercent(percent) : "-");
+
+/** Mode A: one row per price group, with its first itinerary each way and how many alternatives it has. */
+export const modeATable = (envelope: ModeAEnvelope, style: TableStyle): string => {
   const group = envelope.Data[0];
   const roundTrip = group?.flights.some((f) => f.segmentsBack && f.segmentsBack.length > 0) ?? false;
-  const head = ["#", "Cia", "Preço", "Milhas", "Ida", "Duração", "Paradas", "Opções"];
-  const table = new Table({ head: roundTrip ? [...head, "Volta", "Opções volta"] : head, style: { head: ["cyan"] } });
+  const head = ["#", "Cia", "Preço", roundTrip ? "Milhas (ida + volta)" : "Milhas", "Ida", "Duração", "Paradas", "Opções"];
+  const table = tableOf(roundTrip ? [...head, "Volta", "Duração volta", "Opções volta"] : head, style);
   const start = (envelope.pagination.currentPage - 1) * envelope.pagination.pageSize;
   group?.flights.forEach((f, i) => {
     const first = f.segments[0]!;
-    const taxes = f.fareGroup.priceWithTax - f.fareGroup.priceWithoutTax;
     const row = [
       String(start + i + 1),
       f.validatingBy.name,
       formatBrl(f.fareGroup.priceWithTax),
-      formatMiles(first.PontosAdulto, taxes),
+      groupPayment(f),
       legsOf(first),
-      formatMinutes(first.duration),
+      formatDuration(first.duration),
       formatStops(first.numberOfStops),
       String(f.segments.length),
     ];
     const back = f.segmentsBack?.[0];
-    table.push(roundTrip ? [...row, back ? legsOf(back) : "-", String(f.segmentsBack?.length ?? 0)] : row);
+    table.push(roundTrip ? [...row, back ? legsOf(back) : "-", back ? formatDuration(back.duration) : "-", String(f.segmentsBack?.length ?? 0)] : row);
   });
   const p = envelope.pagination;
-  return `${table.toString()}\nPágina ${p.currentPage} de ${p.totalPages} · ${p.totalItems} grupos de preço`;
+  const view = group?.meta.Filtros ? ` (com filtros, de ${formatCount(group.meta.TotalGroups)})` : "";
+  return `${table.toString()}\nPágina ${p.currentPage} de ${Math.max(1, p.totalPages)} · ${formatCount(p.totalItems)} grupos de preço${view}`;
 };
 
-const offerRows = (offers: readonly ModeBOffer[], title: string, comparison: boolean): string => {
+const offerRows = (offers: readonly ModeBOffer[], title: string, comparison: boolean, style: TableStyle): string => {
   const head = comparison
     ? ["Voo", "Saída → Chegada", "Duração", "Melhor oferta", "Preço", "Outras OTAs", "Economia"]
     : ["Voo", "Saída → Chegada", "Duração", "Milhas", "Preço", "Economia"];
-  const table = new Table({ head, style: { head: ["cyan"] } });
+  const table = tableOf(head, style);
   for (const o of offers) {
     const times = `${o.Origem} ${formatLocal(o.Saida)} → ${o.Destino} ${formatLocal(o.Chegada)}`;
-    const saving = o.PercentualEconomia > 0 ? `${o.PercentualEconomia.toFixed(1)}%` : "-";
     if (comparison) {
       const others = o.Outros ?? [];
       const next = others[0];
-      table.push([o.FlightCode, times, o.TempoTotalStr, o.Nome, formatBrl(o.ValorTotalComTaxa), next ? `${others.length} (próxima ${formatBrl(next.Valor)})` : "-", saving]);
+      table.push([o.FlightCode, times, formatDuration(o.Duracao), o.Nome, formatBrl(o.ValorTotalComTaxa), next ? `${others.length} (próxima ${formatBrl(next.Valor)})` : "-", saving(o.PercentualEconomia)]);
     } else {
-      table.push([o.FlightCode, times, o.TempoTotalStr, formatMiles(o.PontosAdulto, o.ValorTotalTaxas), formatBrl(o.ValorTotalComTaxa), saving]);
+      table.push([o.FlightCode, times, formatDuration(o.Duracao), offerPayment(o.PontosAdulto, o.ValorTotalTaxas), formatBrl(o.ValorTotalComTaxa), saving(o.PercentualEconomia)]);
     }
   }
   return `${title}\n${table.toString()}`;
 };
 
 /** Mode B (comparison) or single airline: one row per flight, outbound then return. */
-export const modeBTable = (envelope: ModeBEnvelope, comparison: boolean): string => {
+export const modeBTable = (envelope: ModeBEnvelope, comparison: boolean, style: TableStyle): string => {
   const r = envelope.Data[0];
   if (!r) return "Nenhum voo encontrado.";
-  const parts = [offerRows(r.Ida, `Ida (${r.Ida.length} voos)`, comparison)];
-  if (r.Volta.length > 0) parts.push(offerRows(r.Volta, `Volta (${r.Volta.length} voos)`, comparison));
+  const parts = [offerRows(r.Ida, `Ida (${formatCount(r.Ida.length)} voos)`, comparison, style)];
+  if (r.Volta.length > 0) parts.push(offerRows(r.Volta, `Volta (${formatCount(r.Volta.length)} voos)`, comparison, style));
   return parts.join("\n");
 };

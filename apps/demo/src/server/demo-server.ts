@@ -1,7 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { airports } from "@voar/core/airports";
+import { airportsPtBr } from "@voar/core/airports";
 import { ConfigError, createApp, loadConfig, type Logger } from "@voar/hono-edge";
+import { nodeDocsAssets } from "@voar/hono-edge/node-docs";
 import type { DemoConfig } from "../shared/demo-config.js";
 import { createDemoApp } from "./demo-app.js";
 import { DEFAULT_DEMO_OPTIONS, type DemoOptions } from "./demo-options.js";
@@ -62,7 +63,7 @@ export const startDemoServer = async (overrides: Partial<DemoOptions> = {}): Pro
   await ensureWebBuild({ log: write });
 
   const shutdown = new AbortController();
-  const service = createApp({ config, sources: demoSources.sources, logger: consoleLogger(write), signal: shutdown.signal });
+  const service = createApp({ config, sources: demoSources.sources, logger: consoleLogger(write), docsAssets: nodeDocsAssets(), signal: shutdown.signal });
   const pageConfig: DemoConfig = {
     apiBaseUrl: config.basePath,
     apiKey: options.apiKey,
@@ -72,7 +73,7 @@ export const startDemoServer = async (overrides: Partial<DemoOptions> = {}): Pro
     openApiUrl: `${config.basePath}/openapi.json`,
     simulatedFailures: demoSources.failing,
   };
-  const app = createDemoApp({ service, basePath: config.basePath, config: pageConfig, airports, webRoot: WEB_DIST });
+  const app = createDemoApp({ service, basePath: config.basePath, config: pageConfig, airports: airportsPtBr, webRoot: WEB_DIST });
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: options.port, hostname: options.hostname }, () => resolve(s));

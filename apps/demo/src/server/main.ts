@@ -3,10 +3,13 @@
  * CLI's target, in one process. Prints where everything is, then serves until Ctrl+C.
  */
 import { ConfigError } from "@voar/hono-edge";
-import pc from "picocolors";
+import { colorsFor } from "../cli/colors.js";
+import { VOAR_CLI } from "../shared/cli-invocation.js";
 import { demoOptionsFromEnv, DemoOptionError } from "./demo-options.js";
 import { UnknownSourceError } from "./demo-sources.js";
 import { startDemoServer, type DemoServer } from "./demo-server.js";
+
+const pc = colorsFor({ out: process.stdout, env: process.env });
 
 const banner = (demo: DemoServer): string => {
   const page = demo.options.hostname === "127.0.0.1" ? demo.url.replace("127.0.0.1", "localhost") : demo.url;
@@ -27,7 +30,7 @@ const banner = (demo: DemoServer): string => {
     `  Chave da API    ${demo.options.apiKey}`,
     `  Chave de admin  ${demo.options.adminKey}   (painel do operador: chave Pagante por companhia)`,
     "",
-    `  CLI   pnpm voar search CNF SDU ${nextMonth()} --base-url ${api} --token ${demo.options.apiKey}`,
+    `  CLI   ${VOAR_CLI} search CNF SDU ${nextMonth()} --base-url ${api} --token ${demo.options.apiKey}`,
     `  curl  curl -N -X POST ${api}/ConsultaAereo/Stream -H 'Authorization: Bearer ${demo.options.apiKey}' \\`,
     `             -H 'Content-Type: application/json' -d '{"Origem":"CNF","Destino":"SDU","Ida":"${nextMonth()}"}'`,
     "",
@@ -54,7 +57,7 @@ try {
     process.exit(2);
   }
   if (e instanceof Error && "code" in e && e.code === "EADDRINUSE") {
-    process.stderr.write(`voar demo: a porta já está em uso. Use outra: PORT=8788 pnpm demo\n`);
+    process.stderr.write(`voar demo: a porta já está em uso. Use outra: PORT=8788 npx -y pnpm@10.34.9 demo\n`);
     process.exit(2);
   }
   throw e;

@@ -19,6 +19,7 @@ import {
   type FormField,
   type SearchFormValues,
 } from "./search/search-form-model.js";
+import { NO_FILTERS, withView, type ModeAFilters, type SortKey } from "./search/mode-a-view.js";
 import { useSearch } from "./search/use-search.js";
 
 /** The airport field with its airport looked up when only a code was typed. */
@@ -37,6 +38,8 @@ export const App = () => {
   const [values, setValues] = useState<SearchFormValues>(() => initialFormValues());
   const [errors, setErrors] = useState<FieldMessages>({});
   const [pageSize, setPageSize] = useState(10);
+  const [filters, setFilters] = useState<ModeAFilters>(NO_FILTERS);
+  const [sort, setSort] = useState<SortKey>("preco");
   const [operatorOpen, setOperatorOpen] = useState(false);
   const client = useMemo(() => (config ? createVoarClient(config) : undefined), [config]);
   const { run, search, page } = useSearch(client);
@@ -61,17 +64,25 @@ export const App = () => {
         document.getElementById(`campo-${firstInvalid}`)?.focus();
         return;
       }
-      search(requestOf(resolved, { pageSize }));
+      // A new search starts without filters (its airlines and times differ), in the order the person chose.
+      setFilters(NO_FILTERS);
+      const request = requestOf(resolved, { pageSize });
+      search(request.Companhia === -1 ? withView(request, NO_FILTERS, sort) : request);
       // On a phone the results start below the form: bring the progress into view.
       requestAnimationFrame(() => {
         const area = document.getElementById("resultados");
         if (area && area.getBoundingClientRect().top > window.innerHeight * 0.8) area.scrollIntoView({ behavior: "smooth", block: "start" });
       });
     },
-    [search, pageSize],
+    [search, pageSize, sort],
   );
 
   const onPage = (n: number) => run && page({ ...run.request, NumeroPagina: n });
+  const onView = (f: ModeAFilters, s: SortKey) => {
+    setFilters(f);
+    setSort(s);
+    if (run) page(withView(run.request, f, s));
+  };
   const onPageSize = (size: number) => {
     setPageSize(size);
     if (run) page({ ...run.request, NumeroPagina: 1, QuantidadePorPagina: size });
@@ -93,7 +104,7 @@ export const App = () => {
           <OperatorPanel apiBaseUrl={config.apiBaseUrl} demoAdminKey={config.adminKey} onSearchAgain={run ? () => search({ ...run.request, NumeroPagina: 1 }) : undefined} />
         ) : null}
         <SearchForm values={values} errors={errors} busy={run?.status === "running"} onChange={setValues} onSubmit={() => void submit(values)} />
-        {run ? <ResultsArea run={run} onPage={onPage} onPageSize={onPageSize} /> : <Intro />}
+        {run ? <ResultsArea run={run} onPage={onPage} onPageSize={onPageSize} filters={filters} sort={sort} onView={onView} /> : <Intro />}
         {config ? <DeveloperPanel config={config} request={run?.request} /> : null}
       </main>
       <footer class="app-footer container">

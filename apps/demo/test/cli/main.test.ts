@@ -1,20 +1,22 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ModeAEnvelopeSchema, ModeBEnvelopeSchema } from "@voar/core";
 import { main } from "../../src/cli/main.js";
+import { VOAR_CLI } from "../../src/shared/cli-invocation.js";
+import { cliCommand } from "../../src/web/search/cli-command.js";
 
-const capture = () => {
+const capture = (env: Record<string, string | undefined>) => {
   const chunks: string[] = [];
   const errs: string[] = [];
   return {
-    io: { out: { write: (s: string) => chunks.push(s), isTTY: false }, err: { write: (s: string) => errs.push(s) } },
+    io: { out: { write: (s: string) => chunks.push(s), isTTY: false }, err: { write: (s: string) => errs.push(s) }, env },
     out: () => chunks.join(""),
     err: () => errs.join(""),
   };
 };
 
 /** Runs the CLI with the simulator's latencies in virtual time. */
-const run = async (args: string[]) => {
-  const c = capture();
+const run = async (args: string[], env: Record<string, string | undefined> = { NO_COLOR: "1" }) => {
+  const c = capture(env);
   const done = main(args, c.io);
   await vi.runAllTimersAsync();
   const code = await done;
@@ -40,6 +42,25 @@ describe("voar search", () => {
     expect(table).toMatch(/Página 1 de \d+ · \d+ grupos de preço/);
   });
 
+  it("writes no ANSI code on a pipe, with or without NO_COLOR, and colors only when FORCE_COLOR asks", async () => {
+    const ESC = "\u001b[";
+    for (const env of [{}, { NO_COLOR: "1" }, { NO_COLOR: "1", FORCE_COLOR: "1" }]) {
+      const { code, out } = await run(["search", "CNF", "SDU", "2026-12-20"], env);
+      expect(code).toBe(0);
+      expect(out.includes(ESC), JSON.stringify(env)).toBe(false);
+    }
+    expect((await run(["search", "CNF", "SDU", "2026-12-20"], { FORCE_COLOR: "1" })).out).toContain(ESC);
+  });
+
+  it("shows a round trip's miles as outbound + return points, and durations and money in pt-BR", async () => {
+    const { code, out } = await run(["search", "CNF", "SDU", "2026-12-20", "--volta", "2026-12-27", "--pagamento", "milhas"]);
+    expect(code).toBe(0);
+    expect(out).toContain("Milhas (ida + volta)");
+    expect(out).toMatch(/\d{1,3}(\.\d{3})* \+ \d{1,3}(\.\d{3})* milhas \+ R\$\s\d+,\d{2}/);
+    expect(out).toMatch(/\b\d+h( \d{2}min)?\b|\b\d+min\b/);
+    expect(out).not.toMatch(/\d+\.\d%/);
+  });
+
   it("--json prints the final envelope, valid against the strict schema, completed", async () => {
     const { code, out } = await run(["search", "CNF", "SDU", "2026-12-20", "--volta", "2026-12-27", "--json"]);
     expect(code).toBe(0);
@@ -59,11 +80,40 @@ describe("voar search", () => {
     expect(envelope.Data[0]!.flights.every((f) => f.segments.every((s) => s.numberOfStops === 0))).toBe(true);
   });
 
+  it("runs the command the page shows for a filtered, sorted view, and gets the same view", async () => {
+    const request = {
+      Origem: "CNF",
+      Destino: "SDU",
+      Ida: "2026-12-20",
+      Volta: "2026-12-27",
+      Filtros: { Paradas: [0, 1], Companhias: ["G3", "LA"], Pagamento: "milhas", Ida: { Saida: { De: "06:00", Ate: "11:59" } }, Volta: { Saida: { De: "18:00", Ate: "23:59" } } },
+      Ordenacao: "melhor",
+    };
+    const command = cliCommand(request, "http://127.0.0.1:1/api", "k");
+    expect(command.startsWith(`${VOAR_CLI} search `)).toBe(true);
+    // The same flags on the embedded simulator instead of the page's service.
+    const args = command.slice(VOAR_CLI.length + 1).replace(/ --base-url \S+ --token \S+$/, "").split(" ");
+    const { code, out } = await run([...args, "--json"]);
+    expect(code).toBe(0);
+    const meta = ModeAEnvelopeSchema.parse(JSON.parse(out)).Data[0]!.meta;
+    expect(meta.Filtros).toEqual(request.Filtros);
+    expect(meta.Ordenacao).toBe("melhor");
+  });
+
+  it("--saida-ida keeps only outbound departures in that local-time window", async () => {
+    const { code, out } = await run(["search", "CNF", "SDU", "2026-12-20", "--saida-ida", "06:00-11:59", "--por-pagina", "100", "--json"]);
+    expect(code).toBe(0);
+    const flights = ModeAEnvelopeSchema.parse(JSON.parse(out)).Data[0]!.flights;
+    expect(flights.length).toBeGreaterThan(0);
+    expect(flights.every((f) => f.segments.every((s) => s.departureDate.slice(11, 16) >= "06:00" && s.departureDate.slice(11, 16) <= "11:59"))).toBe(true);
+  });
+
   it("a bad filter flag is named in the error", async () => {
-    const { code, err } = await run(["search", "CNF", "SDU", "2026-12-20", "--paradas", "9", "--ordenar", "aleatorio"]);
+    const { code, err } = await run(["search", "CNF", "SDU", "2026-12-20", "--paradas", "9", "--ordenar", "aleatorio", "--saida-ida", "manha"]);
     expect(code).toBe(2);
     expect(err).toContain("--paradas:");
     expect(err).toContain("--ordenar:");
+    expect(err).toContain("--saida-ida:");
   });
 
   it("--modo b --json gives a fare comparison with other OTAs", async () => {

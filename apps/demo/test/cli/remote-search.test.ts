@@ -24,7 +24,7 @@ describe("remote searches of the CLI", () => {
     expect(describeRemoteError(new AuthError({ detail: "token inválido." }), TARGET.baseUrl)).toBe(
       "http://localhost:8787/api recusou o acesso: token inválido. Confira --token.",
     );
-    expect(describeRemoteError(new TransportError({ detail: "ECONNREFUSED" }), TARGET.baseUrl)).toContain("O serviço está rodando? (pnpm demo)");
+    expect(describeRemoteError(new TransportError({ detail: "ECONNREFUSED" }), TARGET.baseUrl)).toContain("O serviço está rodando? (npx -y pnpm@10.34.9 demo)");
     expect(describeRemoteError(new HttpStatusError({ status: 404 }), TARGET.baseUrl)).toContain("termina na base da API");
     expect(describeRemoteError(new Error("bug"), TARGET.baseUrl)).toBeUndefined();
   });

@@ -6,17 +6,18 @@
  */
 import { copyFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import type { ModeAEnvelope, ModeBEnvelope } from "@voar/core";
+import type { ModeAEnvelope, ModeAFlight, ModeBEnvelope } from "@voar/core";
 import { createClient, type SearchRequest } from "@voar/http-adapter/fetch";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDemoServer, type DemoServer } from "../../src/server/demo-server.js";
-import { formatBrl } from "../../src/web/format/money.js";
+import { formatBrl, formatCount, formatMiles } from "../../src/shared/pt-br-format.js";
 import { ARTIFACTS_DIR, browserAvailability, launchChromium } from "./chromium.js";
 import { airlinesOnPage, pricesOnPage, shot, submitSearch, text, waitComplete, waitForForm, type Watch, watchProgress } from "./page-steps.js";
 
 const availability = browserAvailability();
 const DOCS_SCREENSHOT = fileURLToPath(new URL("../../../../docs/demo.png", import.meta.url));
+const DOCS_FILTERS_SCREENSHOT = fileURLToPath(new URL("../../../../docs/demo-filtros.png", import.meta.url));
 
 if (availability.kind === "fail") {
   describe("demo page in Chromium", () => {
@@ -41,6 +42,16 @@ if (availability.kind === "fail") {
       const body = streamBodies.at(-1);
       if (!body) throw new Error("the page sent no search to /ConsultaAereo/Stream");
       return body;
+    };
+
+    /** Every price group of a search, page after page of 100. */
+    const allGroups = async (request: SearchRequest) => {
+      const out: ModeAFlight[] = [];
+      for (let n = 1; ; n++) {
+        const answer = (await api.searchAll({ ...request, NumeroPagina: n, QuantidadePorPagina: 100 })) as ModeAEnvelope;
+        out.push(...answer.Data[0]!.flights);
+        if (n >= answer.pagination.totalPages) return out;
+      }
     };
 
     beforeAll(async () => {
@@ -102,32 +113,73 @@ if (availability.kind === "fail") {
       await shot(page, "04-pagina-2");
     });
 
-    it("filters by stops and airline with the options of meta, and sorts by duration", async () => {
-      await page.locator('select[aria-label="Grupos por página"]').selectOption("100");
-      await expect.poll(() => lastRequest().QuantidadePorPagina).toBe(100);
-      const answer = (await api.searchAll(lastRequest())) as ModeAEnvelope;
-      const flights = answer.Data[0]!.flights;
-      await expect.poll(() => page.locator('[data-testid="grupo"]').count()).toBe(flights.length);
+    it("filters Direto over the whole result: every nonstop group of every page, with the API's counts on screen", async () => {
+      await page.locator('nav.pagination button[aria-label="Página 1"]').click();
+      await expect.poll(async () => text(await page.locator('[data-testid="pagina"]').textContent())).toContain("Página 1 de");
+      const before = lastRequest();
+      const answer = (await api.searchAll(before)) as ModeAEnvelope;
+      const counts = answer.Data[0]!.meta.Contagens;
+      const nonstops = counts.Paradas.find((p) => p.Key === 0)?.Value ?? 0;
+      const onPage1 = answer.Data[0]!.flights.filter((f) => f.segments.some((s) => s.numberOfStops === 0)).length;
+      // The case the filter is for: nonstops the first page (cheapest first) does not show.
+      expect(nonstops).toBeGreaterThan(onPage1);
+      const search = await page.locator("#resultados").getAttribute("data-busca");
+
+      // Every option's count is the API's count over the whole result.
+      const countOf = async (name: string, value: string) =>
+        text(await page.locator(`.filters input[name="${name}"][value="${value}"]`).locator("xpath=..").locator('[data-testid="contagem"]').textContent());
+      expect(await countOf("paradas", "0")).toBe(String(nonstops));
+      for (const c of counts.Companhias) expect(await countOf("companhias", c.Key)).toBe(formatCount(c.Value));
 
       await page.locator('.filters input[name="paradas"][value="0"]').check();
-      const direct = flights.filter((f) => f.segments.some((s) => s.numberOfStops === 0));
-      expect(direct.length).toBeGreaterThan(0);
-      await expect.poll(() => page.locator('[data-testid="grupo"]').count()).toBe(direct.length);
-      expect(await pricesOnPage(page)).toEqual(direct.map((f) => text(formatBrl(f.fareGroup.priceWithTax))));
+      await expect.poll(() => lastRequest().Filtros).toEqual({ Paradas: [0] });
+      expect(lastRequest()).toMatchObject({ Origem: before.Origem, Destino: before.Destino, Ida: before.Ida, NumeroPagina: 1 });
+      await expect.poll(async () => text(await page.locator('[data-testid="total"] strong').textContent())).toBe(String(nonstops));
+      await page.locator('select[aria-label="Grupos por página"]').selectOption("100");
+      await expect.poll(() => lastRequest().QuantidadePorPagina).toBe(100);
+      expect(lastRequest().Filtros).toEqual({ Paradas: [0] });
+      const direct = (await api.searchAll(lastRequest())) as ModeAEnvelope;
+      expect(direct.pagination.totalItems).toBe(nonstops);
+      await expect.poll(() => page.locator('[data-testid="grupo"]').count()).toBe(nonstops);
+      expect(await pricesOnPage(page)).toEqual(direct.Data[0]!.flights.map((f) => text(formatBrl(f.fareGroup.priceWithTax))));
+      expect(await page.locator('[data-testid="grupo"] .way').evaluateAll((ways) => ways.every((w) => /Direto/.test(w.textContent ?? "")))).toBe(true);
+      // The same search, another view of it: the service answered from the search it already ran.
+      expect(await page.locator("#resultados").getAttribute("data-busca")).toBe(search);
+      expect(await countOf("paradas", "0")).toBe(String(nonstops));
+      await page.locator("#resultados").evaluate((el) => el.scrollIntoView());
       await shot(page, "05-filtro-direto");
+      if (process.env["VOAR_UPDATE_DOCS_SCREENSHOT"] === "1") await copyFile(`${ARTIFACTS_DIR}05-filtro-direto.png`, DOCS_FILTERS_SCREENSHOT);
+
       await page.locator('.filters input[name="paradas"][value="0"]').uncheck();
-
-      await page.locator('.filters input[name="companhias"][value="GOL"]').check();
-      const gol = flights.filter((f) => f.validatingBy.name === "GOL");
-      await expect.poll(() => page.locator('[data-testid="grupo"]').count()).toBe(gol.length);
-      expect(new Set(await airlinesOnPage(page))).toEqual(new Set(["GOL"]));
+      await expect.poll(() => lastRequest().Filtros).toBeUndefined();
+      await page.locator('.filters input[name="companhias"][value="G3"]').check();
+      await expect.poll(() => lastRequest().Filtros).toEqual({ Companhias: ["G3"] });
+      const gol = counts.Companhias.find((c) => c.Key === "G3")!.Value;
+      await expect.poll(async () => text(await page.locator('[data-testid="total"] strong').textContent())).toBe(String(gol));
+      await expect.poll(async () => new Set(await airlinesOnPage(page))).toEqual(new Set(["GOL"]));
       await shot(page, "06-filtro-gol");
-      await page.locator('.filters input[name="companhias"][value="GOL"]').uncheck();
+      await page.locator('.filters input[name="companhias"][value="G3"]').uncheck();
+      await expect.poll(() => lastRequest().Filtros).toBeUndefined();
+    });
 
+    it("sorts the whole result by duration: page 1 holds the shortest trips of every page, in the API's order", async () => {
+      await page.locator('select[aria-label="Grupos por página"]').selectOption("10");
       await page.locator('select[aria-label="Ordenar resultados"]').selectOption("duracao");
-      const byDuration = [...flights].sort((a, b) => a.FlyTime.Total - b.FlyTime.Total);
-      expect((await pricesOnPage(page)).slice(0, 5)).toEqual(byDuration.slice(0, 5).map((f) => text(formatBrl(f.fareGroup.priceWithTax))));
+      await expect.poll(() => lastRequest().Ordenacao).toBe("duracao");
+      expect(lastRequest()).toMatchObject({ NumeroPagina: 1, QuantidadePorPagina: 10 });
+      const sorted = (await api.searchAll(lastRequest())) as ModeAEnvelope;
+      const expected = sorted.Data[0]!.flights.map((f) => text(formatBrl(f.fareGroup.priceWithTax)));
+      await expect.poll(() => pricesOnPage(page)).toEqual(expected);
+      expect(await airlinesOnPage(page)).toEqual(sorted.Data[0]!.flights.map((f) => f.validatingBy.name));
+
+      // Against every group of the result, fetched page by page in price order: page 1 has the shortest ones.
+      const all = await allGroups({ ...lastRequest(), Ordenacao: undefined });
+      expect(all).toHaveLength(sorted.pagination.totalItems);
+      const shortest = all.map((f) => f.FlyTime.Total).sort((a, b) => a - b).slice(0, 10);
+      expect(sorted.Data[0]!.flights.map((f) => f.FlyTime.Total)).toEqual(shortest);
+      await shot(page, "06b-ordem-duracao");
       await page.locator('select[aria-label="Ordenar resultados"]').selectOption("preco");
+      await expect.poll(() => lastRequest().Ordenacao).toBeUndefined();
     });
 
     it("compares OTAs in Mode B: best offer, the other agencies' table, the saving, and a banner for the OTA that failed", async () => {
@@ -157,6 +209,10 @@ if (availability.kind === "fail") {
       await waitComplete(page);
       const golCash = page.locator('[data-testid="grupo"][data-cia="GOL"] [data-pagamento="pagante"]');
       const golMiles = page.locator('[data-testid="grupo"][data-cia="GOL"] [data-pagamento="milhas"]');
+      // GOL's cash fares over the whole result, by the API's filters.
+      await page.locator('.filters input[name="companhias"][value="G3"]').check();
+      await page.locator('.filters input[name="pagamento"][value="dinheiro"]').check();
+      await expect.poll(() => lastRequest().Filtros).toEqual({ Companhias: ["G3"], Pagamento: "dinheiro" });
       await expect.poll(() => golCash.count()).toBeGreaterThan(0);
 
       await page.getByRole("button", { name: "Operador" }).click();
@@ -171,14 +227,17 @@ if (availability.kind === "fail") {
 
       await page.locator(".operator").getByRole("button", { name: "Buscar de novo" }).click();
       await waitComplete(page);
-      await expect.poll(() => golCash.count()).toBe(0);
-      expect(await golMiles.count()).toBeGreaterThan(0);
-      const answer = (await api.searchAll(lastRequest())) as ModeAEnvelope;
-      expect(answer.Data[0]!.flights.filter((f) => f.validatingBy.name === "GOL" && f.segments[0]!.PontosAdulto < 0)).toEqual([]);
-      await page.locator('.filters input[name="companhias"][value="GOL"]').check();
+      await expect.poll(async () => text(await page.locator('[data-testid="total"] strong').textContent())).toBe("0");
+      expect(await golCash.count()).toBe(0);
+      const answer = (await api.searchAll({ ...lastRequest(), Filtros: { Companhias: ["G3"] }, QuantidadePorPagina: 100 })) as ModeAEnvelope;
+      expect(answer.Data[0]!.flights.length).toBeGreaterThan(0);
+      expect(answer.Data[0]!.flights.filter((f) => f.segments[0]!.PontosAdulto < 0)).toEqual([]);
+      await page.locator('.filters input[name="pagamento"][value=""]').check();
+      await expect.poll(() => golMiles.count()).toBeGreaterThan(0);
       await page.locator("#resultados").evaluate((el) => el.scrollIntoView());
       await shot(page, "09-pagante-desligado");
-      await page.locator('.filters input[name="companhias"][value="GOL"]').uncheck();
+      await page.locator('.filters input[name="companhias"][value="G3"]').uncheck();
+      await expect.poll(() => lastRequest().Filtros).toBeUndefined();
 
       // Leave the switch as it was.
       await page.locator("label.switch", { hasText: "GOL" }).click();
@@ -186,17 +245,30 @@ if (availability.kind === "fail") {
       await page.getByRole("button", { name: "Operador" }).click();
     });
 
-    it("shows a round trip's return options beside the outbound ones", async () => {
+    it("runs a round trip CNF↔SDU: tens to low hundreds of price groups, each with its outbound and return alternatives", async () => {
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.getByLabel("Ida e volta").check();
       await submitSearch(page);
       await waitComplete(page);
+      expect(lastRequest()).toMatchObject({ Origem: "CNF", Destino: "SDU" });
       expect(lastRequest().Volta).toBeDefined();
       const answer = (await api.searchAll(lastRequest())) as ModeAEnvelope;
+      const groups = answer.pagination.totalItems;
+      expect(groups).toBeGreaterThanOrEqual(10);
+      expect(groups).toBeLessThan(500);
+      await expect.poll(async () => text(await page.locator('[data-testid="total"] strong').textContent())).toBe(formatCount(groups));
       const first = page.locator('[data-testid="grupo"]').first();
       await expect.poll(() => first.locator(".flight__ways--round .way").count()).toBe(2);
-      const back = answer.Data[0]!.flights[0]!.segmentsBack![0]!;
+      const flight = answer.Data[0]!.flights[0]!;
+      const back = flight.segmentsBack![0]!;
       expect(text(await first.locator(".way").nth(1).textContent())).toContain(back.departureDate.slice(11, 16));
+      // Round-trip miles: outbound plus return points, as the price's own two legs.
+      if (flight.segments[0]!.PontosAdulto >= 0)
+        expect(text(await first.locator('[data-pagamento="milhas"]').textContent())).toContain(
+          formatMiles(flight.segments[0]!.PontosAdulto, back.PontosAdulto),
+        );
+      // The return filter appears with a round trip.
+      expect(await page.locator('.filters input[name="horario-volta"]').count()).toBeGreaterThan(1);
       await page.locator("#resultados").evaluate((el) => el.scrollIntoView());
       await shot(page, "10-ida-e-volta");
       await page.getByLabel("Só ida").check();
@@ -204,6 +276,14 @@ if (availability.kind === "fail") {
 
     it("suggests airports by city as the person types, picked with the keyboard", async () => {
       await page.evaluate(() => window.scrollTo(0, 0));
+      const codes = () => page.locator("#campo-destino-sugestoes [role=option] .airport__code").allTextContents();
+      await page.locator("#campo-destino").fill("rio");
+      await expect.poll(async () => (await codes()).slice(0, 2)).toEqual(["GIG", "SDU"]);
+      expect(text(await page.locator("#campo-destino-sugestoes [role=option]").first().textContent())).toContain("Rio de Janeiro");
+      await page.locator("#campo-destino").fill("lisb");
+      await expect.poll(async () => (await codes())[0]).toBe("LIS");
+      expect(text(await page.locator("#campo-destino-sugestoes [role=option]").first().textContent())).toContain("Lisboa");
+      await shot(page, "11a-autocompletar-lisboa");
       await page.locator("#campo-destino").fill("porto alegre");
       await page.locator("#campo-destino-sugestoes [role=option]", { hasText: "POA" }).waitFor();
       await shot(page, "11-autocompletar");
@@ -222,6 +302,21 @@ if (availability.kind === "fail") {
       await expect.poll(async () => text(await error.textContent())).toBe("Destino deve ser diferente de Origem.");
       expect(await page.locator("#campo-destino").getAttribute("aria-invalid")).toBe("true");
       await shot(page, "12-erro-de-campo");
+    });
+
+    it("shows the API reference at /api/docs from the service's own files, asking no other host", async () => {
+      const docs = await context.newPage();
+      const requested: string[] = [];
+      docs.on("request", (r) => requested.push(r.url()));
+      await docs.goto(`${demo.url.replace(/\/$/, "")}/api/docs`);
+      await docs.locator(".swagger-ui .info .title").waitFor({ timeout: 30_000 });
+      expect(text(await docs.locator(".swagger-ui .info .title").textContent())).toContain("Voar");
+      await docs.locator(".opblock-summary-path", { hasText: "/api/ConsultaAereo/Consultar" }).first().waitFor();
+      const origin = new URL(demo.url).origin;
+      expect(requested.filter((u) => !u.startsWith(origin) && !u.startsWith("data:"))).toEqual([]);
+      expect(requested).toContain(`${origin}/api/docs/assets/swagger-ui-bundle.js`);
+      await shot(docs, "14-api-docs");
+      await docs.close();
     });
 
     it("fits a phone screen", async () => {

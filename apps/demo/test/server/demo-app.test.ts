@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { airports } from "@voar/core/airports";
+import { airportsPtBr } from "@voar/core/airports";
 import { createApp, defineConfig, silentLogger } from "@voar/hono-edge";
 import { createSimulator } from "@voar/testing/simulator";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -30,7 +30,7 @@ beforeAll(async () => {
     sources: createSimulator().sources,
     logger: silentLogger,
   });
-  app = createDemoApp({ service, basePath: "/api", config, airports, webRoot });
+  app = createDemoApp({ service, basePath: "/api", config, airports: airportsPtBr, webRoot });
 });
 
 describe("the demo app", () => {
@@ -49,9 +49,11 @@ describe("the demo app", () => {
     expect(await res.json()).toEqual(config);
   });
 
-  it("suggests airports by city, name or code", async () => {
-    const rio = (await (await app.request("/demo/airports?q=rio%20de%20janeiro")).json()) as { iata: string }[];
-    expect(rio.map((a) => a.iata)).toEqual(expect.arrayContaining(["GIG", "SDU"]));
+  it("suggests airports by code, city or name, best first, cities in Portuguese", async () => {
+    const suggest = async (q: string) => (await (await app.request(`/demo/airports?q=${encodeURIComponent(q)}`)).json()) as { iata: string; city: string }[];
+    const rio = await suggest("rio");
+    expect(rio.slice(0, 2).map((a) => `${a.iata} ${a.city}`)).toEqual(["GIG Rio de Janeiro", "SDU Rio de Janeiro"]);
+    expect((await suggest("lisb"))[0]).toMatchObject({ iata: "LIS", city: "Lisboa" });
     const cnf = (await (await app.request("/demo/airports?q=cnf")).json()) as { iata: string; city: string }[];
     expect(cnf[0]).toMatchObject({ iata: "CNF", city: "Belo Horizonte" });
     expect(await (await app.request("/demo/airports?q=")).json()).toEqual([]);

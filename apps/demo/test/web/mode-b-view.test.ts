@@ -20,9 +20,9 @@ describe("the OTA comparison of a flight", () => {
 describe("the same search on the command line", () => {
   it("writes the CLI's flags for the request's mode and passengers", () => {
     const base = { Origem: "CNF", Destino: "SDU", Ida: "2026-12-20" };
-    expect(cliCommand(base, "http://localhost:8787/api", "k")).toBe("pnpm voar search CNF SDU 2026-12-20 --base-url http://localhost:8787/api --token k");
+    expect(cliCommand(base, "http://localhost:8787/api", "k")).toBe("npx -y pnpm@10.34.9 -s voar search CNF SDU 2026-12-20 --base-url http://localhost:8787/api --token k");
     expect(cliCommand({ ...base, Volta: "2026-12-27", Companhia: 1300, Adultos: 2, Criancas: 1, Bebes: 1 }, "u", "k")).toBe(
-      "pnpm voar search CNF SDU 2026-12-20 --volta 2026-12-27 --modo b --adultos 2 --criancas 1 --bebes 1 --base-url u --token k",
+      "npx -y pnpm@10.34.9 -s voar search CNF SDU 2026-12-20 --volta 2026-12-27 --modo b --adultos 2 --criancas 1 --bebes 1 --base-url u --token k",
     );
     expect(cliCommand({ ...base, Companhia: 3 }, "u", "k")).toContain("--modo 3");
   });

@@ -71,7 +71,23 @@ const secondaryKeyOf = (sort: Exclude<SortKey, "price">, g: Group): OrderKey => 
   }
 };
 
-const SECONDARY: readonly Exclude<SortKey, "price">[] = ["duration", "departure", "arrival", "best"];
+/** The order key of a group in one sort order. */
+export const sortKeyOf = (sort: SortKey, g: Group): OrderKey => (sort === "price" ? orderKeyOf(g.price, g.key) : secondaryKeyOf(sort, g));
+
+const SORTS: readonly SortKey[] = ["price", "duration", "departure", "arrival", "best"];
+
+/** The groups of one signature in every sort order: order key -> group key. */
+export type SignatureOrders = { readonly [K in SortKey]: RedBlackTree.RedBlackTree<OrderKey, string> };
+
+type MutableOrders = { -readonly [K in SortKey]: SignatureOrders[K] };
+
+const emptyOrders = (): SignatureOrders => ({
+  price: RedBlackTree.empty<OrderKey, string>(Order.string),
+  duration: RedBlackTree.empty<OrderKey, string>(Order.string),
+  departure: RedBlackTree.empty<OrderKey, string>(Order.string),
+  arrival: RedBlackTree.empty<OrderKey, string>(Order.string),
+  best: RedBlackTree.empty<OrderKey, string>(Order.string),
+});
 
 /** The signature of a group in the counts of its filter values: airline, payment kind, stops mask. */
 export const signatureOf = (g: Pick<Group, "carrier" | "cash" | "stopsMask">): string => `${g.carrier.iata}|${g.cash ? "C" : "M"}|${g.stopsMask}`;
@@ -87,12 +103,12 @@ export interface DirectionIndex {
   readonly groups: HashMap.HashMap<string, Group>;
   readonly order: RedBlackTree.RedBlackTree<OrderKey, string>;
   /**
-   * The groups in the other sort orders (price groups only: Mode B and single-airline answers are not
-   * paged). Each maps an order key to the group key.
+   * Price groups (Mode A) partitioned by {@link signatureOf}, each partition in every sort order. A page
+   * of any sort under any stops, airline or payment filter merges the partitions that pass, so it costs
+   * O(partitions x log n + page) whatever the share of groups the filter drops; a partition's size is the
+   * count of its filter values. There are few partitions (airlines x payment kinds x stops masks).
    */
-  readonly sorted: { readonly [K in Exclude<SortKey, "price">]: RedBlackTree.RedBlackTree<OrderKey, string> };
-  /** Number of groups per {@link signatureOf}: the counts of filter values and filtered totals, in O(signatures). */
-  readonly signatures: HashMap.HashMap<string, number>;
+  readonly bySignature: HashMap.HashMap<string, SignatureOrders>;
   /** Distinct flights (by flightKey) with their number of stops. */
   readonly flights: HashMap.HashMap<string, number>;
   /** Distinct flights per number of stops. */
@@ -111,13 +127,7 @@ export interface DirectionIndex {
 export const emptyDirectionIndex = (): DirectionIndex => ({
   groups: HashMap.empty(),
   order: RedBlackTree.empty<OrderKey, string>(Order.string),
-  sorted: {
-    duration: RedBlackTree.empty<OrderKey, string>(Order.string),
-    departure: RedBlackTree.empty<OrderKey, string>(Order.string),
-    arrival: RedBlackTree.empty<OrderKey, string>(Order.string),
-    best: RedBlackTree.empty<OrderKey, string>(Order.string),
-  },
-  signatures: HashMap.empty(),
+  bySignature: HashMap.empty(),
   flights: HashMap.empty(),
   stops: HashMap.empty(),
   airlines: HashMap.empty(),
@@ -166,9 +176,34 @@ const addFlight = (ix: DirectionIndex, offer: Offer): DirectionIndex => {
   };
 };
 
-const bump = (counts: HashMap.HashMap<string, number>, sig: string, by: number): HashMap.HashMap<string, number> => {
-  const n = Option.getOrElse(HashMap.get(counts, sig), () => 0) + by;
-  return n === 0 ? HashMap.remove(counts, sig) : HashMap.set(counts, sig, n);
+/** Moves a group within the partitions: out of its old signature's orders, into its new one's. */
+const setPartitioned = (
+  parts: HashMap.HashMap<string, SignatureOrders>,
+  before: Group | undefined,
+  after: Group | undefined,
+): HashMap.HashMap<string, SignatureOrders> => {
+  const bs = before && signatureOf(before);
+  const as = after && signatureOf(after);
+  if (bs !== undefined && as === bs && before && after) {
+    const next: MutableOrders = { ...HashMap.unsafeGet(parts, bs) };
+    for (const sort of SORTS) {
+      const b = sortKeyOf(sort, before);
+      const a = sortKeyOf(sort, after);
+      if (a !== b) next[sort] = RedBlackTree.insert(RedBlackTree.removeFirst(next[sort], b), a, after.key);
+    }
+    return HashMap.set(parts, bs, next);
+  }
+  if (bs !== undefined && before) {
+    const next: MutableOrders = { ...HashMap.unsafeGet(parts, bs) };
+    for (const sort of SORTS) next[sort] = RedBlackTree.removeFirst(next[sort], sortKeyOf(sort, before));
+    parts = RedBlackTree.size(next.price) === 0 ? HashMap.remove(parts, bs) : HashMap.set(parts, bs, next);
+  }
+  if (as !== undefined && after) {
+    const next: MutableOrders = { ...Option.getOrElse(HashMap.get(parts, as), emptyOrders) };
+    for (const sort of SORTS) next[sort] = RedBlackTree.insert(next[sort], sortKeyOf(sort, after), after.key);
+    parts = HashMap.set(parts, as, next);
+  }
+  return parts;
 };
 
 /** Replaces a group (or adds one, `before` undefined; or removes one, `after` undefined) in every order and count. */
@@ -180,29 +215,9 @@ const setGroup = (ix: DirectionIndex, kind: GroupingKind, before: Group | undefi
     if (beforeKey !== undefined) order = RedBlackTree.removeFirst(order, beforeKey);
     if (afterKey !== undefined && after) order = RedBlackTree.insert(order, afterKey, after.key);
   }
-  let sorted = ix.sorted;
-  let signatures = ix.signatures;
-  if (kind === "price-group") {
-    const next = { ...sorted };
-    for (const sort of SECONDARY) {
-      const b = before && secondaryKeyOf(sort, before);
-      const a = after && secondaryKeyOf(sort, after);
-      if (a === b) continue;
-      let tree = next[sort];
-      if (b !== undefined) tree = RedBlackTree.removeFirst(tree, b);
-      if (a !== undefined && after) tree = RedBlackTree.insert(tree, a, after.key);
-      next[sort] = tree;
-    }
-    sorted = next;
-    const bs = before && signatureOf(before);
-    const as = after && signatureOf(after);
-    if (bs !== as) {
-      if (bs !== undefined) signatures = bump(signatures, bs, -1);
-      if (as !== undefined) signatures = bump(signatures, as, 1);
-    }
-  }
+  const bySignature = kind === "price-group" ? setPartitioned(ix.bySignature, before, after) : ix.bySignature;
   const groups = after ? HashMap.set(ix.groups, after.key, after) : before ? HashMap.remove(ix.groups, before.key) : ix.groups;
-  return { ...ix, groups, order, sorted, signatures };
+  return { ...ix, groups, order, bySignature };
 };
 
 const withMember = (g: Group, offer: Offer): Pick<Group, "stopsMask" | "minDuration" | "firstDeparture" | "firstArrival"> => {

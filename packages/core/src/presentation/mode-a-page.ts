@@ -18,6 +18,7 @@ import {
   type ResultFilters,
   type ResultView,
 } from "./result-view.js";
+import { mergedOrder, mergedSize } from "./merged-order.js";
 import { roundTripPairs, type RoundTripPair } from "./round-trip.js";
 import { byDeparture, groupOffers } from "./select.js";
 import type { GroupCounts, MetaView, PageView, PriceGroupView } from "./views.js";
@@ -42,9 +43,6 @@ const pageOf = (totalItems: number, page: number, pageSize: number): PageView =>
 /** The size of the one page that holds every group (at least 1, as `pagination.pageSize` must be). */
 const sizeOf = (pageSize: number | "all", totalItems: number): number => (pageSize === "all" ? Math.max(1, totalItems) : pageSize);
 
-const treeOf = (ix: DirectionIndex, sort: ResultView["sort"]): RedBlackTree.RedBlackTree<string, string> =>
-  sort === "price" ? ix.order : ix.sorted[sort];
-
 /** The members of a group that pass the itinerary filters, by departure; empty when none does. */
 const matchingMembers = (s: SearchSnapshot, g: Group, f: ResultFilters): Offer[] => {
   const all = groupOffers(s, g, byDeparture);
@@ -58,23 +56,21 @@ const groupPasses = (s: SearchSnapshot, g: Group, f: ResultFilters): boolean => 
   return onlyCategorical(f) || matchingMembers(s, g, f).length > 0;
 };
 
-/** Groups passing only categorical filters, counted from the signature counts: O(signatures), not O(groups). */
-const categoricalTotal = (ix: DirectionIndex, f: ResultFilters): number => {
-  let n = 0;
-  for (const [sig, count] of HashMap.entries(ix.signatures)) {
-    const { iata, cash, stopsMask } = parseSignature(sig);
-    if (groupValuesMatch(f, iata, cash) && stopsMaskMatches(f, stopsMask)) n += count;
-  }
-  return n;
+/** Whether a partition's signature (airline, payment, stops mask) passes the categorical filters. */
+const signaturePasses = (f: ResultFilters) => (sig: string): boolean => {
+  const { iata, cash, stopsMask } = parseSignature(sig);
+  return groupValuesMatch(f, iata, cash) && stopsMaskMatches(f, stopsMask);
 };
 
 /**
- * A filtered walk of one sort order, extended as pages ask for more and kept per snapshot version and view:
- * page 1 costs O(log n + the groups skipped to fill it); later pages of the same version continue the walk.
+ * A walk of one sort order over the partitions the categorical filters accept, extended as pages ask for
+ * more and kept per snapshot version and view: page 1 costs O(log n + page) for categorical filters (every
+ * group walked passes), plus the groups skipped for time, duration or price filters; later pages of the
+ * same version continue the walk.
  */
 interface Scan {
   readonly keys: string[];
-  readonly rest: Iterator<readonly [string, string]>;
+  readonly rest: Iterator<string>;
   done: boolean;
 }
 
@@ -85,7 +81,7 @@ const scanOf = (s: SearchSnapshot, view: ResultView): Scan => {
   let byView = scans.get(s);
   let scan = byView?.get(k);
   if (!scan) {
-    scan = { keys: [], rest: RedBlackTree.values(treeOf(s.outbound, view.sort))[Symbol.iterator]() as Iterator<readonly [string, string]>, done: false };
+    scan = { keys: [], rest: mergedOrder(s.outbound, view.sort, signaturePasses(view.filters)), done: false };
     if (!byView) scans.set(s, (byView = new Map()));
     byView.set(k, scan);
   }
@@ -99,8 +95,8 @@ const extend = (s: SearchSnapshot, scan: Scan, f: ResultFilters, until: number):
       scan.done = true;
       break;
     }
-    const key = next.value as unknown as string;
-    if (groupPasses(s, HashMap.unsafeGet(s.outbound.groups, key), f)) scan.keys.push(key);
+    const key = next.value;
+    if (onlyCategorical(f) || groupPasses(s, HashMap.unsafeGet(s.outbound.groups, key), f)) scan.keys.push(key);
   }
 };
 
@@ -109,7 +105,8 @@ const oneWayCounts = (ix: DirectionIndex): GroupCounts => {
   const airlines = new Map<string, number>();
   let miles = 0;
   let cash = 0;
-  for (const [sig, count] of HashMap.entries(ix.signatures)) {
+  for (const [sig, orders] of HashMap.entries(ix.bySignature)) {
+    const count = RedBlackTree.size(orders.price);
     const p = parseSignature(sig);
     for (let b = 0; b <= 2; b++) if (p.stopsMask & (1 << b)) stops.set(b, (stops.get(b) ?? 0) + count);
     airlines.set(p.iata, (airlines.get(p.iata) ?? 0) + count);
@@ -126,11 +123,11 @@ const oneWayCounts = (ix: DirectionIndex): GroupCounts => {
 
 const oneWayPage = (s: SearchSnapshot, page: number, askedSize: number | "all", view: ResultView) => {
   const f = view.filters;
-  const tree = treeOf(s.outbound, view.sort);
   const flights: PriceGroupView[] = [];
   const passengers = s.query.passengers;
   const viewOf = (g: Group, outbound: readonly Offer[]): PriceGroupView => ({ id: g.key, airlineId: g.airlineId, validatingCarrier: g.carrier, outbound, passengers });
-  if (!hasFilters(f)) {
+  if (!hasFilters(f) && view.sort === "price") {
+    const tree = s.outbound.order;
     const totalItems = RedBlackTree.size(tree);
     const pageSize = sizeOf(askedSize, totalItems);
     const start = (page - 1) * pageSize;
@@ -145,7 +142,7 @@ const oneWayPage = (s: SearchSnapshot, page: number, askedSize: number | "all", 
   }
   const scan = scanOf(s, view);
   let totalItems: number;
-  if (onlyCategorical(f)) totalItems = categoricalTotal(s.outbound, f);
+  if (onlyCategorical(f)) totalItems = mergedSize(s.outbound, signaturePasses(f));
   else {
     extend(s, scan, f, Number.POSITIVE_INFINITY);
     totalItems = scan.keys.length;
@@ -245,9 +242,11 @@ const roundTripCounts = (s: SearchSnapshot, airports: AirportDirectory): GroupCo
  * A page of Mode A price groups for a view (filters and sort over the WHOLE result set; default: every
  * group, cheapest first). Order is stable: ties broken by price then the group id, so a new group lands
  * where its values put it and pages do not reshuffle. A page past the end is empty with the true totals.
- * One-way pages cost O(log n + page size) without filters; with stops, airline or payment filters, the
- * total comes from per-signature counts and page 1 walks the sort order only until it is full; time,
- * duration or price filters count by one walk of the whole order (kept for the snapshot version).
+ * One-way pages cost O(log n + page size) in the default order (the price tree's order statistics); in
+ * another order or under stops, airline or payment filters, page 1 merges the signature partitions that
+ * pass (see `mergedOrder`) in O(partitions x log n + page size), its total summed from the partitions'
+ * sizes, and later pages of the same version continue that walk; time, duration or price filters count by
+ * one walk of the whole order (kept for the snapshot version).
  * `pageSize: "all"` is page 1 holding every group.
  */
 export const modeAPage = (

@@ -50,7 +50,12 @@ export interface ResultView {
   readonly sort: SortKey;
 }
 
-/** No filter, cheapest first: the order of decisions.md. */
+/**
+ * No filter, cheapest first: the order decisions.md mandates (price with taxes, ties by a stable id), so
+ * pages never reshuffle while results arrive. It is not blended with duration on purpose: a 1-hour nonstop
+ * reaches page 1 by its price, as it does in real results, where on short routes a connection costs at
+ * least as much as the nonstop; a client that wants time weighed in asks for `best`.
+ */
 export const DEFAULT_VIEW: ResultView = { filters: {}, sort: "price" };
 
 /**

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode, type ErrorStatus } from "../errors/error-catalogue.js";
 import { ModeAResultGroupSchema, type ModeAResultGroup } from "./mode-a-schema.js";
 import { ModeBSearchResultSchema, type ModeBSearchResult } from "./mode-b-schema.js";

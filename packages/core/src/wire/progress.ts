@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { SourceProgress, SourceState } from "../engine/progress.js";
 import { SOURCE_FAILURE } from "../errors/error-catalogue.js";
 import { CountSchema } from "./scalars.js";

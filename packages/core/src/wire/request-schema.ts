@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { AIRLINES, ALL_AIRLINES, OTA_COMPARISON } from "../domain/airline.js";
 import { viewMembers } from "./request-view.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { FieldError } from "./envelope.js";
 import type { DirectionTimes, ResultFilters, ResultView, SortKey, TimeWindow } from "../presentation/result-view.js";
 import { DEFAULT_VIEW } from "../presentation/result-view.js";

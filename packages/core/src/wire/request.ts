@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import type { AirportDirectory } from "../domain/airport.js";
 import { ALL_AIRLINES, OTA_COMPARISON } from "../domain/airline.js";
 import type { SearchMode, SearchQuery } from "../domain/query.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { toDecimal, type Money } from "../domain/money.js";
 
 /**

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { airports, distanceKm } from "../../src/airports/index.js";
 import { AIRPORT_DATA_SOURCE } from "../../src/airports/airport-data.generated.js";
-import { airportRows, EmptySourceError, parseSource, renderAirportModule, SOURCE_PACKAGE } from "../../scripts/airport-table.js";
+import { airportRows, EmptySourceError, packCoordinate, parseSource, renderAirportModule, SOURCE_PACKAGE } from "../../scripts/airport-table.js";
+import { unpackCoordinate } from "../../src/airports/packed-table.js";
 
 // Core's tsconfig loads no Node types (see test/wire-read/recorded-answers.ts): the calls used are typed here.
 const fs = (await import("node:fs" as string)) as { readFileSync(path: string | URL, encoding: "utf8"): string };
@@ -50,5 +51,14 @@ describe("the shipped airport table", () => {
     expect(airports.search("rio de janeiro").map((a) => a.iata)).toEqual(expect.arrayContaining(["GIG", "SDU"]));
     expect(distanceKm(airports.get("GRU")!, airports.get("GIG")!)).toBeGreaterThan(330);
     expect(distanceKm(airports.get("GRU")!, airports.get("GIG")!)).toBeLessThan(350);
+  });
+
+  it("packs a coordinate as the shortest text that reads back as the exact number", () => {
+    // A 32-bit float, a 32-bit float cut to 12 digits, a plain decimal, and one no form shortens.
+    expect(packCoordinate(-9.443380355834961)).toBe("-9.44338f");
+    expect(packCoordinate(-5.20707988739)).toBe("-5.20708L");
+    expect(packCoordinate(-6.569803)).toBe("-6.569803");
+    expect(packCoordinate(-6.081689834590001)).toBe("-6.081689834590001");
+    for (const v of [0, -0, 90, -180, 1e-7, 145.391998291, 65.66000366210938]) expect(Object.is(unpackCoordinate(packCoordinate(v)), v)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import type { SourceProgress } from "../../src/engine/progress.js";
 import { ERROR_CATALOGUE, ERROR_CODES, failedSearchCode, type ErrorCode } from "../../src/errors/error-catalogue.js";
 import {

@@ -9,6 +9,7 @@ import { jsonLinesLogger, type Logger } from "../logging/logger.js";
 import { createMemorySessionStore } from "../search/memory-session-store.js";
 import type { SessionStore } from "../search/session-store.js";
 import { createMemoryPaganteSettings, type PaganteSettings } from "../settings/pagante-settings.js";
+import type { DocsAssets } from "../docs/docs-page.js";
 
 /** What {@link createApp} is made of. Only the configuration and the sources are required. */
 export interface AppDeps {
@@ -47,14 +48,21 @@ export interface AppDeps {
    * that routes polls by id (a Durable Object per search on Workers) puts its routing key in it.
    */
   readonly newSearchId?: (() => string) | undefined;
+  /**
+   * The files of the interactive reference at `{base}/docs` (Swagger UI's script and stylesheet), served by
+   * the service itself: `nodeDocsAssets()` of `@voar/hono-edge/node-docs` on Node. Default: none, and
+   * `{base}/docs` says where the reference is served instead (the Worker's bundle leaves the files out).
+   */
+  readonly docsAssets?: DocsAssets | undefined;
   /** Aborting it stops the searches this instance runs and releases their leases (graceful shutdown). */
   readonly signal?: AbortSignal | undefined;
 }
 
 /** {@link AppDeps} with every default filled in. */
-export type ResolvedDeps = { readonly [K in Exclude<keyof AppDeps, "signal" | "clientAddress">]-?: NonNullable<AppDeps[K]> } & {
+export type ResolvedDeps = { readonly [K in Exclude<keyof AppDeps, "signal" | "clientAddress" | "docsAssets">]-?: NonNullable<AppDeps[K]> } & {
   readonly signal: AbortSignal | undefined;
   readonly clientAddress: ((c: Context) => string | undefined) | undefined;
+  readonly docsAssets: DocsAssets | undefined;
 };
 
 /**
@@ -91,5 +99,6 @@ export const resolveDeps = (deps: AppDeps): ResolvedDeps => {
     instanceId: deps.instanceId ?? crypto.randomUUID(),
     newSearchId: deps.newSearchId ?? (() => crypto.randomUUID()),
     signal: deps.signal,
+    docsAssets: deps.docsAssets,
   };
 };

@@ -1,4 +1,3 @@
-import { Scalar } from "@scalar/hono-api-reference";
 import { Hono, type Context } from "hono";
 import { cors } from "hono/cors";
 import { createAuthenticator } from "../auth/authenticator.js";
@@ -11,6 +10,7 @@ import { rateLimit } from "../middleware/rate-limit.js";
 import { closeAfterRejection, jsonBody } from "../middleware/http-edge.js";
 import { requestLog } from "../middleware/request-log.js";
 import { ClientAborted } from "../http/read-body.js";
+import { docsHandlers } from "../docs/docs-page.js";
 import { openApiDocument } from "../openapi/openapi-document.js";
 import { getPaganteHandler, putPaganteHandler } from "../routes/admin-route.js";
 import { consultarHandler } from "../routes/consultar-route.js";
@@ -34,7 +34,8 @@ const respondError = (c: Context<AppEnv>, e: ServiceError) => {
  *
  * Routes (under `config.basePath`, default `/api`): `POST /ConsultaAereo/Consultar` and
  * `POST /ConsultaAereo/Stream` (bearer), `POST /Token`, `GET`/`PUT /admin/pagante` (admin key),
- * `GET /openapi.json`, `GET /docs`; and `GET /health` (liveness) and `GET /ready` (readiness: 503 while
+ * `GET /openapi.json`, `GET /docs` (Swagger UI, its files served by the service when `docsAssets` is given:
+ * the Node entry gives them; without them the page points at the OpenAPI document); and `GET /health` (liveness) and `GET /ready` (readiness: 503 while
  * the session store is unreachable) at the root. Every error is the envelope.
  * Throws `ConfigError` when the configuration names sources that are not given.
  *
@@ -123,7 +124,9 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   app.put(`${base}/admin/pagante`, admin, json, putPaganteHandler(d.pagante, config.limits.bodyBytes, logger));
   let document: ReturnType<typeof openApiDocument> | undefined;
   app.get(`${base}/openapi.json`, (c) => c.json((document ??= openApiDocument(base))));
-  app.get(`${base}/docs`, Scalar({ url: `${base}/openapi.json`, pageTitle: "Voar API" }));
+  const docs = docsHandlers(base, d.docsAssets);
+  app.get(`${base}/docs`, docs.page);
+  app.get(`${base}/docs/assets/:file`, docs.asset);
   // Liveness: the process answers. Readiness: it can serve searches, i.e. its session store answers too
   // (load balancers and orchestrators stop sending traffic while /ready is 503).
   app.get("/health", (c) => c.json({ status: "ok" as const }));

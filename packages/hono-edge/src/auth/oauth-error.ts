@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Errors of `POST /Token` in the form OAuth2 clients read (RFC 6749 §5.2): `{ error, error_description }`,

@@ -1,5 +1,5 @@
 import { AIRLINES } from "@voar/core";
-import { z } from "zod";
+import * as z from "zod";
 import { StoreSchema, UpstreamSchema } from "./deploy-schema.js";
 import { HttpSchema, LoginLimitsSchema } from "./edge-schema.js";
 

@@ -1,5 +1,5 @@
 import { AIRLINES } from "@voar/core";
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Where the service's flights come from and where its searches live: a real ConsultaAereo upstream

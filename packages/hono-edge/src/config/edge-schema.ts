@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** The settings of the service's edge against abuse: login budgets and the HTTP server's limits. */
 

@@ -59,7 +59,9 @@ export const createWorkerFront = (deps: WorkerFrontDeps): Hono<AppEnv> => {
   const logger = deps.logger ?? jsonLinesLogger();
   const pagante = createMemoryPaganteSettings(config.pagante);
   const rateLimiter = createTokenBucketLimiter({ ...config.limits.rateLimit, clock });
-  const local = createApp({ config, sources: deps.sources, clock, logger, pagante, rateLimiter });
+  // No docsAssets: Swagger UI's files would take most of the bundle's size budget, so /docs says where the
+  // interactive reference is served (the Node entry) and links the OpenAPI document.
+  const local = createApp({ config, sources: deps.sources, clock, logger, pagante, rateLimiter, docsAssets: undefined });
   const base = config.basePath;
 
   const forward: Handler<AppEnv> = async (c) => {

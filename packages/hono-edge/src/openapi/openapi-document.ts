@@ -1,5 +1,5 @@
 import { ConsultarBodySchema, ERROR_CATALOGUE, ERROR_CODES, EnvelopeSchema, type ErrorCode } from "@voar/core";
-import { z } from "zod";
+import * as z from "zod";
 import { TokenErrorSchema } from "../auth/oauth-error.js";
 import { REAL_STATUS_HEADER } from "../middleware/legacy-status.js";
 import { PaganteListSchema, PaganteUpdateSchema } from "../routes/admin-route.js";

@@ -1,6 +1,6 @@
 import { AIRLINES, airlineById } from "@voar/core";
 import type { Handler } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import type { AppEnv } from "../app/app-env.js";
 import { InvalidRequest } from "../errors/service-errors.js";
 import { readJsonBody } from "../http/read-body.js";

@@ -1,5 +1,5 @@
 import type { Handler } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import type { AppEnv } from "../app/app-env.js";
 import type { Authenticator } from "../auth/authenticator.js";
 import { OAuthError } from "../auth/oauth-error.js";

@@ -144,6 +144,12 @@ describe("compose.yaml", () => {
     expect(done["TotalItens"]).toBeGreaterThan(0);
     expect(fontes(done).every((f) => f.Estado === "concluida")).toBe(true);
     expect(await keys()).toBeGreaterThan(0);
+    // The production copy serves the API reference's own files: /api/docs works offline.
+    const docs = await fetch(`${first.baseUrl}/api/docs`);
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain("/api/docs/assets/swagger-ui-bundle.js");
+    const bundle = await fetch(`${first.baseUrl}/api/docs/assets/swagger-ui-bundle.js`);
+    expect([bundle.status, bundle.headers.get("content-type")]).toEqual([200, "text/javascript; charset=utf-8"]);
   });
 
   it("on an upstream: offers arrive through both instances and only the allowed airlines are asked", async () => {

@@ -20,6 +20,7 @@ const query: SearchQuery = {
   origin: "CNF",
   destination: "GRU",
   departureDate: "2026-03-20",
+  returnDate: "2026-03-27",
   passengers: { adults: 1, children: 0, infants: 0 },
   mode: { kind: "all-airlines" },
 };

@@ -25,7 +25,16 @@ export interface RoutePath {
 export interface Network {
   /** The paths an airline sells between two airports, fewest hops and shortest first; empty when it does not. */
   paths(airlineId: number, origin: string, destination: string): readonly RoutePath[];
+  /** Whether any airline flies the route nonstop (on its own aircraft or a partner's): connections then compete with it. */
+  hasNonstop(origin: string, destination: string): boolean;
 }
+
+/**
+ * The longest flown distance of a connection on a route some airline flies nonstop: 25 % or 700 km over
+ * the great circle, whichever is more. CNF-SDU (340 km) connects through São Paulo or Campinas (about
+ * 860 km), never through Brasília (1,530 km); GRU-LIS connects through Madrid, not Panama.
+ */
+export const maxDetourKm = (directKm: number): number => Math.max(directKm * 1.25, directKm + 700);
 
 /** Airports closer than this are the same city (GRU-CGH, GIG-SDU): nobody flies between them. */
 const MIN_HOP_KM = 150;
@@ -37,11 +46,13 @@ const MAX_PATHS = 6;
  *
  * Rules: a home-market carrier flies hub to hub, hub to the big airports, and hub to a share of the small
  * ones (every small airport of a market gets at least one carrier, from its nearest hub); regional focus
- * cities fly to the small airports around them; a few big-to-big nonstops bypass the hubs. International
+ * cities fly to the small airports around them; big-to-big nonstops bypass the hubs (most carriers on
+ * routes under 1,000 km, a quarter of them up to 2,000 km). International
  * routes are the hub-to-gateway lists of the profiles. A foreign carrier reaches an airport of its
  * partner's market on a codeshare hop, flown by the partner, to or from one of its gateways there.
  * A path has at most three hops (two stops only when nothing shorter exists) and may not detour more
- * than max(45 %, 1,300 km) over the great circle, or max(100 %, 2,600 km) within one country.
+ * than max(45 %, 1,300 km) over the great circle, or max(100 %, 2,600 km) within one country; where any
+ * airline flies the route nonstop, no more than {@link maxDetourKm}: nobody would fly the detour instead.
  */
 export const createNetwork = (directory: AirportDirectory): Network => {
   const airport = (iata: string) => directory.get(iata);
@@ -82,7 +93,9 @@ export const createNetwork = (directory: AirportDirectory): Network => {
     const km = distanceKm(a, b);
     if (km <= FOCUS_RADIUS_KM && (isFocus(p, a) || isFocus(p, b))) return true;
     const pair = [a.iata, b.iata].sort().join("-");
-    return p.majors.includes(a.iata) && p.majors.includes(b.iata) && km < 2000 && unitHash("direct", p.airlineId, pair) < 0.25;
+    // Short big-to-big routes (CNF-SDU, POA-FLN) are flown nonstop by most carriers; longer ones by a few.
+    const share = km < 1000 ? 0.6 : 0.25;
+    return p.majors.includes(a.iata) && p.majors.includes(b.iata) && km < 2000 && unitHash("direct", p.airlineId, pair) < share;
   };
 
   const internationalFlies = (p: CarrierProfile, a: Airport, b: Airport): boolean =>
@@ -119,7 +132,20 @@ export const createNetwork = (directory: AirportDirectory): Network => {
     hops.some((h) => h.operating === h.marketing) &&
     hops.every((h, i) => h.operating === h.marketing || i === 0 || i === hops.length - 1);
 
+  const nonstops = new Map<string, boolean>();
+  const hasNonstop = (o: Airport, d: Airport): boolean => {
+    const key = `${o.iata}-${d.iata}`;
+    let found = nonstops.get(key);
+    if (found === undefined) nonstops.set(key, (found = CARRIER_PROFILES.some((p) => hop(p, o, d) !== undefined)));
+    return found;
+  };
+
   return {
+    hasNonstop(originCode, destinationCode) {
+      const o = airport(originCode);
+      const d = airport(destinationCode);
+      return o !== undefined && d !== undefined && o.iata !== d.iata && hasNonstop(o, d);
+    },
     paths(airlineId, originCode, destinationCode) {
       const p = carrierProfile(airlineId);
       const o = airport(originCode);
@@ -127,7 +153,8 @@ export const createNetwork = (directory: AirportDirectory): Network => {
       if (!p || !o || !d || o.iata === d.iata) return [];
       const direct = distanceKm(o, d);
       // Hub-and-spoke in one country detours a lot (Marabá to Belém through Brasília); abroad, less.
-      const maxKm = o.country === d.country ? Math.max(direct * 2, direct + 2600) : Math.max(direct * 1.45, direct + 1300);
+      const reach = o.country === d.country ? Math.max(direct * 2, direct + 2600) : Math.max(direct * 1.45, direct + 1300);
+      const maxKm = hasNonstop(o, d) ? Math.min(reach, maxDetourKm(direct)) : reach;
       const found: RoutePath[] = [];
       const consider = (hops: readonly (RouteHop | undefined)[]) => {
         if (hops.some((h) => h === undefined)) return;

@@ -20,6 +20,8 @@ export interface AwardPoints {
 
 /** Demand by day of the week, Sunday first: Fridays and Sundays cost more, midweek and Saturdays less. */
 const DAY_FACTOR = [1.12, 1.05, 0.92, 0.92, 1.0, 1.15, 0.9] as const;
+/** Great-circle distance from which a route is a long haul, where nonstops sell at a premium. */
+const LONG_HAUL_KM = 3000;
 /** Infants fly on a lap for a tenth of the adult fare. */
 const INFANT_FARE_SHARE = 0.1;
 
@@ -36,8 +38,9 @@ export const isInternational = (sim: SimulatedItinerary): boolean => sim.path.ho
  * The cheapest cash fare of one adult ("Tarifa Light"), taxes excluded, in centavos.
  * Base R$ 250 + 2.2 × km^0.8 of the great circle between origin and destination (about R$ 480 for
  * CNF-SDU, R$ 3,100 for GRU-LIS), times the airline's factor, day-of-week demand, peak hours (+10 %
- * at 06-09 h and 17-20 h, -15 % at night), nonstop premium (+12 %, -8 % for two stops), and a fare
- * bucket between 0.8 and 2.2 skewed to the cheap end.
+ * at 06-09 h and 17-20 h, -15 % at night), stops (over 3,000 km a nonstop premium of +12 % and -8 % for
+ * two stops; shorter, +8 % for one stop and +15 % for two), and a fare bucket between 0.8 and 2.2 skewed
+ * to the cheap end.
  */
 export const cashAdultFare = (seed: number, profile: CarrierProfile, sim: SimulatedItinerary, key: string): number => {
   const { origin, destination } = endpoints(sim);
@@ -45,7 +48,12 @@ export const cashAdultFare = (seed: number, profile: CarrierProfile, sim: Simula
   const rng = rngFor(seed, "fare", profile.airlineId, key);
   const hour = Number(sim.itinerary.departure.slice(11, 13));
   const hourFactor = (hour >= 6 && hour < 9) || (hour >= 17 && hour < 20) ? 1.1 : hour >= 22 || hour < 5 ? 0.85 : 1;
-  const stopsFactor = sim.itinerary.stops === 0 ? 1.12 : sim.itinerary.stops === 1 ? 1 : 0.92;
+  // Long hauls sell nonstops at a premium over connections through another hub; on shorter routes a
+  // connection costs the airline two seats and sells for more, so the nonstop is the fare to beat.
+  const stopsFactor =
+    km > LONG_HAUL_KM
+      ? sim.itinerary.stops === 0 ? 1.12 : sim.itinerary.stops === 1 ? 1 : 0.92
+      : sim.itinerary.stops === 0 ? 1 : sim.itinerary.stops === 1 ? 1.08 : 1.15;
   const bucket = 0.8 + 1.4 * rng.next() ** 2;
   const day = DAY_FACTOR[weekday(sim.itinerary.departure.slice(0, 10))] ?? 1;
   const reais = (250 + 2.2 * km ** 0.8) * profile.priceFactor * day * hourFactor * stopsFactor * bucket;

@@ -46,7 +46,7 @@ const dailyFrequencies = (rng: Rng, p: CarrierProfile, o: Airport, d: Airport, k
   const oHub = p.hubs.includes(o.iata);
   const dHub = p.hubs.includes(d.iata);
   const big = (a: Airport) => p.hubs.includes(a.iata) || p.majors.includes(a.iata);
-  const n = oHub && dHub ? rng.int(5, 10) : (oHub || dHub) && big(o) && big(d) ? rng.int(3, 7) : oHub || dHub ? rng.int(1, 2) : rng.int(1, 3);
+  const n = oHub && dHub ? rng.int(5, 10) : big(o) && big(d) ? (oHub || dHub ? rng.int(3, 7) : rng.int(2, 5)) : oHub || dHub ? rng.int(1, 2) : rng.int(1, 3);
   return km > 2500 ? Math.min(n, rng.int(1, 3)) : n;
 };
 

@@ -45,9 +45,10 @@ describe("simulator determinism", () => {
     const otas = simulateOffers({ ...roundTrip, mode: OTAS });
     expect(airlines.length + otas.length).toBeGreaterThan(100);
     expect(airlines.length + otas.length).toBeLessThan(2000);
+    // A 1-hour route flown nonstop: each airline sells its nonstops and the few connections they do not beat.
     for (const source of ["latam", "gol", "azul"]) {
       const outbound = new Set(airlines.filter((o) => o.sourceId === source && o.itinerary.direction === "outbound").map((o) => o.flightKey));
-      expect(outbound.size).toBeGreaterThanOrEqual(5);
+      expect(outbound.size).toBeGreaterThanOrEqual(3);
       expect(outbound.size).toBeLessThanOrEqual(40);
     }
   });

@@ -21,7 +21,7 @@ export const describeSearchError = (error: unknown): string => {
     case "RateLimited":
       return "Muitas buscas em pouco tempo: aguarde alguns segundos e tente de novo.";
     case "TransportError":
-      return `Não foi possível falar com o serviço (${error.detail}). Ele está rodando? Rode pnpm demo de novo.`;
+      return `Não foi possível falar com o serviço (${error.detail}). Ele está rodando? Rode npx -y pnpm@10.34.9 demo de novo.`;
     case "SourceTimeout":
       return "A busca demorou demais e foi interrompida.";
     case "HttpStatusError":

@@ -1,5 +1,5 @@
 import type { ModeBOffer } from "@voar/core";
-import { formatBrl, formatPercent } from "../format/money.js";
+import { formatBrl, formatPercent } from "../../shared/pt-br-format.js";
 import { comparisonRows } from "../search/comparison-rows.js";
 
 /** Every OTA's price for one flight, with how much more each costs than the best one. */

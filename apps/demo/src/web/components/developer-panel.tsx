@@ -1,5 +1,6 @@
 import type { SearchRequest } from "@voar/http-adapter/fetch";
 import type { DemoConfig } from "../../shared/demo-config.js";
+import { VOAR_CLI } from "../../shared/cli-invocation.js";
 import { cliCommand } from "../search/cli-command.js";
 
 /** For developers: the same search with curl over SSE and with the CLI, and the key to try them with. */
@@ -18,7 +19,7 @@ export const DeveloperPanel = ({ config, request }: { readonly config: DemoConfi
       <h3 class="developer__label">A busca atual com curl (SSE)</h3>
       <pre class="code">{`curl -N -X POST ${apiUrl}/ConsultaAereo/Stream \\\n  -H 'Authorization: Bearer ${config.apiKey}' -H 'Content-Type: application/json' \\\n  -d '${body}'`}</pre>
       <h3 class="developer__label">E com a CLI</h3>
-      <pre class="code">{request ? cliCommand(request, apiUrl, config.apiKey) : `pnpm voar search CNF SDU AAAA-MM-DD --base-url ${apiUrl} --token ${config.apiKey}`}</pre>
+      <pre class="code">{request ? cliCommand(request, apiUrl, config.apiKey) : `${VOAR_CLI} search CNF SDU AAAA-MM-DD --base-url ${apiUrl} --token ${config.apiKey}`}</pre>
     </section>
   );
 };

@@ -1,5 +1,6 @@
 import type { ModeAFlight } from "@voar/core";
-import { formatBrl } from "../format/money.js";
+import { groupPoints } from "../../shared/group-points.js";
+import { formatBrl } from "../../shared/pt-br-format.js";
 import { passengersText } from "../format/passengers.js";
 import { JsonBlock } from "./json-viewer.js";
 import { LegList } from "./leg-list.js";
@@ -12,14 +13,6 @@ interface FlightGroupCardProps {
   readonly position: number;
 }
 
-/** Points per adult of a group: outbound plus return; negative (cash) if either is cash. */
-const pointsOf = (f: ModeAFlight): number => {
-  const out = f.segments[0]?.PontosAdulto ?? -1;
-  const back = f.segmentsBack?.[0]?.PontosAdulto;
-  if (out < 0 || (back !== undefined && back < 0)) return -1;
-  return out + (back ?? 0);
-};
-
 /**
  * One Mode A price group: its price (miles plus taxes, or cash), the airline, the outbound options and,
  * on a round trip, the return options beside them; legs, baggage and the group's JSON on demand.
@@ -27,6 +20,7 @@ const pointsOf = (f: ModeAFlight): number => {
 export const FlightGroupCard = ({ flight, position }: FlightGroupCardProps) => {
   const fg = flight.fareGroup;
   const back = flight.segmentsBack ?? [];
+  const points = groupPoints(flight);
   return (
     <article class="flight" data-testid="grupo" data-cia={flight.validatingBy.name} aria-label={`${position}º: ${flight.validatingBy.name}, ${formatBrl(fg.priceWithTax)}`}>
       <header class="flight__airline">
@@ -39,7 +33,8 @@ export const FlightGroupCard = ({ flight, position }: FlightGroupCardProps) => {
       <PriceBlock
         total={fg.priceWithTax}
         taxes={fg.priceWithTax - fg.priceWithoutTax}
-        points={pointsOf(flight)}
+        points={points.cash ? -1 : points.outbound}
+        returnPoints={points.cash ? undefined : points.inbound}
         saving={fg.percentualEconomia}
         savingBase={`${formatBrl(fg.priceInCompany)} na companhia`}
         passengers={passengersText(fg.fares)}

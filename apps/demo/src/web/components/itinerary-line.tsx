@@ -1,4 +1,4 @@
-import { dayShift, formatClock, formatDuration, formatStops, formatZoneShift, zoneShiftMinutes } from "../format/time.js";
+import { dayShift, formatClock, formatDuration, formatStops, formatZoneShift, zoneShiftMinutes } from "../../shared/pt-br-format.js";
 
 /** What one itinerary line needs: both ends, the real duration and where it stops. */
 export interface ItineraryEnds {

@@ -1,5 +1,5 @@
 import type { ModeASegment } from "@voar/core";
-import { formatClock, formatDuration, minutesBetween } from "../format/time.js";
+import { formatClock, formatDuration, minutesBetween } from "../../shared/pt-br-format.js";
 
 /** The legs of one itinerary: flight, aircraft, cabin, times, connection waits, and what is included. */
 export const LegList = ({ title, segment }: { readonly title: string; readonly segment: ModeASegment | undefined }) => {

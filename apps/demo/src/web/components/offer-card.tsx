@@ -1,7 +1,6 @@
 import type { ModeBOffer } from "@voar/core";
-import { formatBrl } from "../format/money.js";
 import { passengersText } from "../format/passengers.js";
-import { formatDay } from "../format/time.js";
+import { formatBrl, formatDay } from "../../shared/pt-br-format.js";
 import { ComparisonTable } from "./comparison-table.js";
 import { ItineraryLine, type ItineraryEnds } from "./itinerary-line.js";
 import { JsonBlock } from "./json-viewer.js";

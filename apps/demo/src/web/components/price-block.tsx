@@ -1,12 +1,14 @@
-import { formatBrl, formatPercent, formatPoints, isCash } from "../format/money.js";
+import { formatBrl, formatMiles, formatPercent, isCash } from "../../shared/pt-br-format.js";
 
 interface PriceBlockProps {
   /** Total with taxes, every passenger. */
   readonly total: number;
   /** Taxes and fees in the total. */
   readonly taxes: number;
-  /** Points per adult; negative for a cash ("pagante") fare. */
+  /** Points per adult (the outbound's on a round trip); negative for a cash ("pagante") fare. */
   readonly points: number;
+  /** Points per adult of the return, on a round trip: shown as outbound + return. */
+  readonly returnPoints?: number | undefined;
   /** Saving against the airline's own cash price, in percent. */
   readonly saving: number;
   /** What the saving is measured against, e.g. `R$ 545,88 na companhia`. */
@@ -15,19 +17,19 @@ interface PriceBlockProps {
 }
 
 /** The price of a group or offer: total, how it is paid (miles plus taxes, or cash), and the saving. */
-export const PriceBlock = ({ total, taxes, points, saving, savingBase, passengers }: PriceBlockProps) => (
+export const PriceBlock = ({ total, taxes, points, returnPoints, saving, savingBase, passengers }: PriceBlockProps) => (
   <div class="price-block">
     <strong class="price-block__total" data-testid="preco">
       {formatBrl(total)}
     </strong>
     <span class="price-block__who">total{passengers ? ` · ${passengers}` : ""}</span>
-    {isCash(points) ? (
+    {isCash(points) || (returnPoints !== undefined && isCash(returnPoints)) ? (
       <span class="pay pay--cash" data-pagamento="pagante">
         Tarifa pagante · em dinheiro
       </span>
     ) : (
       <span class="pay pay--miles" data-pagamento="milhas">
-        {formatPoints(points)} milhas/adulto + {formatBrl(taxes)} de taxas
+        {formatMiles(points, returnPoints)}/adulto + {formatBrl(taxes)} de taxas
       </span>
     )}
     {saving >= 1 ? (

@@ -1,12 +1,13 @@
 import type { Envelope } from "@voar/http-adapter/fetch";
+import { formatCount, formatPercent } from "../../shared/pt-br-format.js";
 import { percentDone } from "../search/progress.js";
 import type { RunStatus } from "../search/use-search.js";
 
 type Source = NonNullable<Envelope["Progresso"]>["Fontes"][number];
 
 const STATE: Readonly<Record<Source["Estado"], { readonly icon: string; readonly label: (f: Source) => string }>> = {
-  pendente: { icon: "…", label: (f) => (f.Itens > 0 ? `respondendo · ${f.Itens} ofertas` : "aguardando") },
-  concluida: { icon: "✓", label: (f) => `respondeu · ${f.Itens} ${f.Itens === 1 ? "oferta" : "ofertas"}` },
+  pendente: { icon: "…", label: (f) => (f.Itens > 0 ? `respondendo · ${formatCount(f.Itens)} ofertas` : "aguardando") },
+  concluida: { icon: "✓", label: (f) => `respondeu · ${formatCount(f.Itens)} ${f.Itens === 1 ? "oferta" : "ofertas"}` },
   falhou: { icon: "!", label: () => "falhou" },
 };
 
@@ -41,7 +42,7 @@ export const ProgressPanel = ({ envelope, status }: ProgressPanelProps) => {
           Andamento
         </h2>
         <span class="progress__summary">
-          {summary} · <strong data-testid="progresso-percentual">{pct}%</strong>
+          {summary} · <strong data-testid="progresso-percentual">{formatPercent(pct)}</strong>
         </span>
       </div>
       <div
@@ -51,7 +52,7 @@ export const ProgressPanel = ({ envelope, status }: ProgressPanelProps) => {
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={pct}
-        aria-valuetext={`${pct}%: ${summary}`}
+        aria-valuetext={`${formatPercent(pct)}: ${summary}`}
       >
         <div class="progress__fill" style={{ width: `${pct}%` }} />
       </div>

@@ -1,5 +1,6 @@
 import type { ModeAEnvelope, ModeBEnvelope } from "@voar/core";
 import type { Envelope } from "@voar/http-adapter/fetch";
+import type { ModeAFilters, SortKey } from "../search/mode-a-view.js";
 import type { SearchRun } from "../search/use-search.js";
 import { JsonBlock } from "./json-viewer.js";
 import { ModeAResults } from "./mode-a-results.js";
@@ -13,17 +14,21 @@ interface ResultsAreaProps {
   readonly run: SearchRun;
   readonly onPage: (page: number) => void;
   readonly onPageSize: (size: number) => void;
+  /** The filters and order of the Mode A view asked for. */
+  readonly filters: ModeAFilters;
+  readonly sort: SortKey;
+  readonly onView: (filters: ModeAFilters, sort: SortKey) => void;
 }
 
 /** Everything about the search on screen: progress, failures, the results of its mode, and the raw answer. */
-export const ResultsArea = ({ run, onPage, onPageSize }: ResultsAreaProps) => {
+export const ResultsArea = ({ run, onPage, onPageSize, filters, sort, onView }: ResultsAreaProps) => {
   const { envelope } = run;
   const companhia = run.request.Companhia ?? -1;
   const failed = run.status === "failed";
   // A search that failed with nothing to show has only its banner; one that failed on a later page keeps its rows.
   const showResults = envelope !== undefined && envelope.Success && !(failed && envelope.TotalItens === 0);
   return (
-    <section id="resultados" class="results-area" aria-labelledby="resultados-titulo">
+    <section id="resultados" class="results-area" aria-labelledby="resultados-titulo" data-busca={envelope?.Token ?? ""}>
       <h2 id="resultados-titulo" class="sr-only">
         Resultados
       </h2>
@@ -37,7 +42,16 @@ export const ResultsArea = ({ run, onPage, onPageSize }: ResultsAreaProps) => {
       ) : null}
       {envelope && showResults ? (
         companhia === -1 && isModeA(envelope) ? (
-          <ModeAResults key={run.searchId} envelope={envelope} paging={!run.current && run.status === "running"} onPage={onPage} onPageSize={onPageSize} />
+          <ModeAResults
+            key={run.searchId}
+            envelope={envelope}
+            filters={filters}
+            sort={sort}
+            paging={!run.current && run.status === "running"}
+            onPage={onPage}
+            onPageSize={onPageSize}
+            onView={onView}
+          />
         ) : (
           <ModeBResults key={run.searchId} envelope={envelope as ModeBEnvelope} comparison={companhia === 1300} />
         )

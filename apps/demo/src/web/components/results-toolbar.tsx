@@ -1,30 +1,24 @@
+import { formatCount } from "../../shared/pt-br-format.js";
 import { PAGE_SIZES } from "../search/search-form-model.js";
-import type { SortKey } from "../search/mode-a-view.js";
-
-const SORTS: readonly { readonly key: SortKey; readonly label: string }[] = [
-  { key: "preco", label: "Menor preço" },
-  { key: "duracao", label: "Menor duração" },
-  { key: "partida", label: "Saída mais cedo" },
-];
+import { SORTS, type SortKey } from "../search/mode-a-view.js";
 
 interface ResultsToolbarProps {
-  /** Price groups in the whole result (`pagination.totalItems`). */
+  /** Price groups of the whole result that pass the filters (`pagination.totalItems`). */
   readonly totalItems: number;
-  /** Groups on this page, and how many pass the filters. */
-  readonly onPage: number;
-  readonly shown: number;
+  /** Price groups of the whole result without filters (`meta.TotalGroups`), shown when filters are set. */
+  readonly unfiltered?: number | undefined;
   readonly sort: SortKey;
   readonly pageSize: number;
   readonly onSort: (sort: SortKey) => void;
   readonly onPageSize: (size: number) => void;
 }
 
-/** Counts of the result, the ordering and the page size. */
-export const ResultsToolbar = ({ totalItems, onPage, shown, sort, pageSize, onSort, onPageSize }: ResultsToolbarProps) => (
+/** Counts of the whole result, the order the API sorts it in, and the page size. */
+export const ResultsToolbar = ({ totalItems, unfiltered, sort, pageSize, onSort, onPageSize }: ResultsToolbarProps) => (
   <div class="toolbar">
     <p class="toolbar__count" data-testid="total">
-      <strong>{totalItems}</strong> {totalItems === 1 ? "grupo de preço" : "grupos de preço"}
-      {shown < onPage ? <span class="muted"> · {shown} de {onPage} nesta página com os filtros</span> : null}
+      <strong>{formatCount(totalItems)}</strong> {totalItems === 1 ? "grupo de preço" : "grupos de preço"}
+      {unfiltered !== undefined ? <span class="muted"> com os filtros, de {formatCount(unfiltered)} no total</span> : null}
     </p>
     <div class="toolbar__controls">
       <label class="field--inline">

@@ -1,6 +1,6 @@
 import type { ModeASegment } from "@voar/core";
 import { useState } from "preact/hooks";
-import { formatDay } from "../format/time.js";
+import { formatDay } from "../../shared/pt-br-format.js";
 import { ItineraryLine, type ItineraryEnds } from "./itinerary-line.js";
 
 /** A Mode A segment (one alternative itinerary) as an itinerary line. */

@@ -1,89 +1,148 @@
-import type { ModeAFlight, ModeAMeta } from "@voar/core";
+import { airlineByIata, type ModeAFlight, type ModeAMeta } from "@voar/core";
+import type { SearchRequest } from "@voar/http-adapter/fetch";
+
+/**
+ * What the person asks of a Mode A result: filters and an order, sent to the API as `Filtros` and
+ * `Ordenacao`, which apply them to the whole result (every page) of the same search.
+ */
+
+/** `Filtros` as the API writes and reads it. */
+export type Filtros = NonNullable<ModeAMeta["Filtros"]>;
+/** `Ordenacao` as the API writes and reads it. */
+export type SortKey = ModeAMeta["Ordenacao"];
 
 /** Parts of the day a departure falls in. */
 export type DayPeriod = "madrugada" | "manha" | "tarde" | "noite";
 
-/** Labels of the parts of the day, with their hours. */
-export const PERIODS: readonly { readonly id: DayPeriod; readonly label: string; readonly from: number; readonly to: number }[] = [
-  { id: "madrugada", label: "Madrugada (0h–6h)", from: 0, to: 6 },
-  { id: "manha", label: "Manhã (6h–12h)", from: 6, to: 12 },
-  { id: "tarde", label: "Tarde (12h–18h)", from: 12, to: 18 },
-  { id: "noite", label: "Noite (18h–24h)", from: 18, to: 24 },
+/** The parts of the day, with their labels and the local-time window the API filters by (ends included). */
+export const PERIODS: readonly { readonly id: DayPeriod; readonly label: string; readonly from: string; readonly to: string }[] = [
+  { id: "madrugada", label: "Madrugada (0h–6h)", from: "00:00", to: "05:59" },
+  { id: "manha", label: "Manhã (6h–12h)", from: "06:00", to: "11:59" },
+  { id: "tarde", label: "Tarde (12h–18h)", from: "12:00", to: "17:59" },
+  { id: "noite", label: "Noite (18h–24h)", from: "18:00", to: "23:59" },
 ];
 
 /** The part of the day of a local date-time. */
 export const periodOf = (iso: string): DayPeriod => {
-  const hour = Number(iso.slice(11, 13));
-  return PERIODS.find((p) => hour >= p.from && hour < p.to)?.id ?? "noite";
+  const hhmm = iso.slice(11, 16);
+  return PERIODS.find((p) => hhmm >= p.from && hhmm <= p.to)?.id ?? "noite";
 };
 
-/** How the rows are ordered: the API's order (price), shortest trip, or earliest departure. */
-export type SortKey = "preco" | "duracao" | "partida";
+/** Orders the API offers, with their labels. */
+export const SORTS: readonly { readonly key: SortKey; readonly label: string }[] = [
+  { key: "preco", label: "Menor preço" },
+  { key: "duracao", label: "Menor duração" },
+  { key: "melhor", label: "Melhor (preço e duração)" },
+  { key: "partida", label: "Saída mais cedo" },
+  { key: "chegada", label: "Chegada mais cedo" },
+];
 
-/** What the person filters by; an empty set lets everything through. */
+/** How a group is paid. */
+export type Payment = "milhas" | "dinheiro";
+
+/** What the person filters by; an empty set or an absent value lets everything through. */
 export interface ModeAFilters {
-  /** Numbers of stops of the outbound itinerary (2 means "2 or more"). */
+  /** Stops buckets of the outbound itineraries (2 means "2 or more"). */
   readonly stops: ReadonlySet<number>;
-  /** Validating airline names, as `meta.WayFilter.Airlines` lists them. */
+  /** Validating airlines, by IATA designator. */
   readonly airlines: ReadonlySet<string>;
-  readonly periods: ReadonlySet<DayPeriod>;
+  readonly payment?: Payment | undefined;
+  /** Part of the day of the outbound departure. */
+  readonly outbound?: DayPeriod | undefined;
+  /** Part of the day of the return departure (round trips). */
+  readonly inbound?: DayPeriod | undefined;
 }
 
 /** No filter. */
-export const NO_FILTERS: ModeAFilters = { stops: new Set(), airlines: new Set(), periods: new Set() };
+export const NO_FILTERS: ModeAFilters = { stops: new Set(), airlines: new Set() };
 
-/** Whether any filter is set. */
-export const hasFilters = (f: ModeAFilters): boolean => f.stops.size + f.airlines.size + f.periods.size > 0;
+/** How many filters are set. */
+export const activeFilters = (f: ModeAFilters): number =>
+  f.stops.size + f.airlines.size + (f.payment ? 1 : 0) + (f.outbound ? 1 : 0) + (f.inbound ? 1 : 0);
 
-/** A filter option with the API's count, when it gives one. */
+const windowOf = (period: DayPeriod) => {
+  const p = PERIODS.find((x) => x.id === period)!;
+  return { Saida: { De: p.from, Ate: p.to } };
+};
+
+/** The `Filtros` member asking for these filters; undefined when none is set. */
+export const filtrosOf = (f: ModeAFilters): Filtros | undefined => {
+  if (activeFilters(f) === 0) return undefined;
+  return {
+    ...(f.stops.size > 0 ? { Paradas: [...f.stops].sort((a, b) => a - b) } : {}),
+    ...(f.airlines.size > 0 ? { Companhias: [...f.airlines].sort() } : {}),
+    ...(f.payment ? { Pagamento: f.payment } : {}),
+    ...(f.outbound ? { Ida: windowOf(f.outbound) } : {}),
+    ...(f.inbound ? { Volta: windowOf(f.inbound) } : {}),
+  };
+};
+
+/**
+ * The same search with another view: the filters and order given, back to page 1. The search itself
+ * (route, dates, passengers, mode) is unchanged, so the service answers from the search it already runs.
+ */
+export const withView = (request: SearchRequest, filters: ModeAFilters, sort: SortKey): SearchRequest => {
+  const { Filtros: _filtros, Ordenacao: _ordenacao, ...rest } = request;
+  const filtros = filtrosOf(filters);
+  return { ...rest, NumeroPagina: 1, ...(filtros ? { Filtros: filtros } : {}), ...(sort !== "preco" ? { Ordenacao: sort } : {}) };
+};
+
+/** A filter option with the number of price groups of the whole result it alone lets through. */
 export interface FilterOption<K> {
   readonly key: K;
   readonly label: string;
   readonly count?: number | undefined;
 }
 
-/** The filter options `meta` offers for the outbound direction: they describe the whole result, every page. */
+/** The filter options `meta` offers: they and their counts describe the whole result, every page. */
 export interface FilterOptions {
   readonly stops: readonly FilterOption<number>[];
   readonly airlines: readonly FilterOption<string>[];
-  readonly periods: readonly FilterOption<DayPeriod>[];
+  readonly payments: readonly FilterOption<Payment>[];
+  readonly outbound: readonly FilterOption<DayPeriod>[];
+  /** Empty for a one-way search. */
+  readonly inbound: readonly FilterOption<DayPeriod>[];
 }
 
 const stopLabel = (n: number): string => (n === 0 ? "Direto" : n === 1 ? "1 parada" : "2 ou mais paradas");
 
-/** Filter options from `meta.WayFilter`: stops with their counts, airlines, and the parts of the day departures fall in. */
-export const filterOptionsOf = (meta: ModeAMeta | undefined): FilterOptions => {
-  const way = meta?.WayFilter;
-  const stops = new Map<number, number>();
-  for (const s of way?.Stops ?? []) stops.set(Math.min(s.Key, 2), (stops.get(Math.min(s.Key, 2)) ?? 0) + s.Value);
-  const periodCounts = new Map<DayPeriod, number>();
-  for (const d of way?.DepartureDate ?? []) periodCounts.set(periodOf(d), (periodCounts.get(periodOf(d)) ?? 0) + 1);
+const periodsIn = (departures: readonly string[] | undefined): FilterOption<DayPeriod>[] => {
+  const seen = new Set((departures ?? []).map(periodOf));
+  return PERIODS.filter((p) => seen.has(p.id)).map((p) => ({ key: p.id, label: p.label }));
+};
+
+/**
+ * Filter options from `meta`: stops, airlines and payment with `meta.Contagens` (price groups per value over
+ * the whole result, whatever filters are set), and the parts of the day that have departures. An option the
+ * person has set stays listed even when the answer no longer has it, so it can be unset.
+ */
+export const filterOptionsOf = (meta: ModeAMeta | undefined, names: ReadonlyMap<string, string>, filters: ModeAFilters = NO_FILTERS): FilterOptions => {
+  const counts = meta?.Contagens;
+  const stops = new Map((counts?.Paradas ?? []).map((s) => [s.Key, s.Value]));
+  for (const s of filters.stops) if (!stops.has(s)) stops.set(s, 0);
+  const airlines = new Map((counts?.Companhias ?? []).map((c) => [c.Key, c.Value]));
+  for (const a of filters.airlines) if (!airlines.has(a)) airlines.set(a, 0);
+  const airlineName = (iata: string) => names.get(iata) ?? airlineByIata(iata)?.name ?? iata;
+  const payments: FilterOption<Payment>[] = counts
+    ? [
+        { key: "milhas", label: "Milhas", count: counts.Milhas },
+        { key: "dinheiro", label: "Dinheiro (pagante)", count: counts.Dinheiro },
+      ]
+    : [];
   return {
     stops: [...stops].sort(([a], [b]) => a - b).map(([key, count]) => ({ key, label: stopLabel(key), count })),
-    airlines: [...(way?.Airlines ?? [])].sort((a, b) => a.localeCompare(b, "pt-BR")).map((a) => ({ key: a, label: a })),
-    periods: PERIODS.filter((p) => periodCounts.has(p.id)).map((p) => ({ key: p.id, label: p.label, count: periodCounts.get(p.id) })),
+    airlines: [...airlines]
+      .map(([key, count]) => ({ key, label: airlineName(key), count }))
+      .sort((a, b) => a.label.localeCompare(b.label, "pt-BR")),
+    payments: payments.filter((p) => (p.count ?? 0) > 0 || filters.payment === p.key),
+    outbound: periodsIn(meta?.WayFilter.DepartureDate),
+    inbound: meta?.ReturnFilter ? periodsIn(meta.ReturnFilter.DepartureDate) : [],
   };
 };
 
-/** Whether a price group passes the filters: its airline, and at least one outbound itinerary matching stops and time. */
-export const passesFilters = (flight: ModeAFlight, f: ModeAFilters): boolean => {
-  if (f.airlines.size > 0 && !f.airlines.has(flight.validatingBy.name)) return false;
-  return flight.segments.some(
-    (s) => (f.stops.size === 0 || f.stops.has(Math.min(s.numberOfStops, 2))) && (f.periods.size === 0 || f.periods.has(periodOf(s.departureDate))),
-  );
-};
-
-const shortest = (f: ModeAFlight): number => f.FlyTime.Total || Math.min(...f.segments.map((s) => s.duration));
-const earliest = (f: ModeAFlight): string => f.segments.map((s) => s.departureDate).sort()[0] ?? "";
-
-/** The rows of a page, filtered and sorted; "preco" keeps the API's order, which is by price and stable. */
-export const visibleFlights = <T extends { readonly flight: ModeAFlight }>(rows: readonly T[], filters: ModeAFilters, sort: SortKey): readonly T[] => {
-  const kept = rows.filter((r) => passesFilters(r.flight, filters));
-  if (sort === "preco") return kept;
-  const by = sort === "duracao" ? (a: T, b: T) => shortest(a.flight) - shortest(b.flight) : (a: T, b: T) => earliest(a.flight).localeCompare(earliest(b.flight));
-  // Array.prototype.sort is stable: ties keep the API's (price) order.
-  return [...kept].sort(by);
-};
+/** Airline names by IATA designator, as the groups on screen write them. */
+export const airlineNamesOf = (flights: readonly ModeAFlight[]): ReadonlyMap<string, string> =>
+  new Map(flights.map((f) => [f.validatingBy.iata, f.validatingBy.name]));
 
 /**
  * A stable key for each price group of a page, so that a row the person is reading keeps its place in the

@@ -4,7 +4,7 @@
  * passed through; `Data` absent, null or empty. Result items in `Data` are read one by one later, so a bad
  * item never spoils the envelope.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { lenientBoolean, lenientNumber, lenientText } from "./lenient-primitives.js";
 
 /**

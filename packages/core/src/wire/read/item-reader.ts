@@ -3,7 +3,7 @@
  * field, never the upstream's values), so one odd flight costs that flight only, and the caller can still
  * tell a whole answer that could not be read from one with a few odd items.
  */
-import type { z } from "zod";
+import type * as z from "zod";
 
 /** Items left out of an answer: how many, and a few notes on why (`Data[0].flights[3]: campo fareGroup.priceWithTax inválido`). */
 export interface SkippedItems {

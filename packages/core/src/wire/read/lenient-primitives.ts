@@ -3,7 +3,7 @@
  * then, local date-times with or without seconds (sometimes with a zone suffix), and `null` wherever a value
  * is unknown; these schemas accept all of that and normalize it, and reject only what cannot be used.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** Largest magnitude accepted for a wire number: keeps centavo conversion within safe integers. */
 const MAX_MAGNITUDE = 1e12;

@@ -4,7 +4,7 @@
  * null on one-way searches). Only what an offer cannot do without is required; the rest may be null or absent.
  * `TokenConsulta*` members of a segment are read by key prefix, so they pass through untyped.
  */
-import { z } from "zod";
+import * as z from "zod";
 import {
   airportCode,
   lenientNumber,

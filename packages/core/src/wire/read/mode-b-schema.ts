@@ -4,7 +4,7 @@
  * Real answers send `Cia: null` with `CiaParceira` filled, `Duracao: 0`, `TempoTotalStr` as `01h 05m` or
  * `01: 05`, and many members this reader ignores.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { airportCode, lenientNumber, lenientText, localDateTime } from "./lenient-primitives.js";
 
 /** The airline object of an offer (`Cia`, `CiaParceira`); only its id, name and IATA code are read. */

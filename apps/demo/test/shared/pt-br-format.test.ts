@@ -1,7 +1,34 @@
 import { describe, expect, it } from "vitest";
-import { dayShift, formatClock, formatDuration, formatStops, formatZoneShift, minutesBetween, zoneShiftMinutes } from "../../src/web/format/time.js";
+import {
+  dayShift,
+  formatBrl,
+  formatClock,
+  formatCount,
+  formatDuration,
+  formatLocal,
+  formatMiles,
+  formatPercent,
+  formatStops,
+  formatZoneShift,
+  minutesBetween,
+  zoneShiftMinutes,
+} from "../../src/shared/pt-br-format.js";
 
-describe("times of the wire, for people", () => {
+describe("numbers, money and times of the wire, for people (pt-BR, shared by the page and the CLI)", () => {
+  it("writes money, counts, miles and percentages with pt-BR separators", () => {
+    expect(formatBrl(1091.96)).toBe("R$\u00a01.091,96");
+    expect(formatBrl(0.5)).toBe("R$\u00a00,50");
+    expect(formatCount(12345)).toBe("12.345");
+    expect(formatMiles(14691)).toBe("14.691 milhas");
+    expect(formatMiles(12000, 10500)).toBe("12.000 + 10.500 milhas");
+    expect(formatPercent(37.83)).toBe("38%");
+    expect(formatPercent(5)).toBe("5%");
+  });
+
+  it("writes a local date-time as day, month and clock", () => {
+    expect(formatLocal("2026-12-20T09:15:00")).toBe("20/12 09:15");
+  });
+
   it("writes durations as hours and minutes", () => {
     expect(formatDuration(345)).toBe("5h 45min");
     expect(formatDuration(50)).toBe("50min");

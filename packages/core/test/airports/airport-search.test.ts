@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { airports, airportsPtBr, CITY_NAMES_PT_BR, createAirportDirectory } from "../../src/airports/index.js";
+
+const codes = (text: string, limit?: number) => airports.search(text, limit).map((a) => a.iata);
+
+const record = (iata: string, city: string, name: string, country = "Brazil") => ({ iata, city, name, country, latitude: 0, longitude: 0, tz: "America/Sao_Paulo" });
+
+describe("airport autocomplete ranking", () => {
+  it('puts Rio de Janeiro (GIG, SDU) first for "rio", before other cities starting with Rio', () => {
+    expect(codes("rio").slice(0, 2)).toEqual(["GIG", "SDU"]);
+    expect(codes("Rio").indexOf("RBR")).toBeGreaterThan(2);
+  });
+
+  it('puts Lisbon first for "lisb", before a city with the text inside a word', () => {
+    expect(codes("lisb")[0]).toBe("LIS");
+  });
+
+  it("ranks an exact IATA code first, then a city named so, then cities starting with the text", () => {
+    expect(codes("bel")[0]).toBe("BEL");
+    expect(codes("gru")).toEqual(["GRU"]);
+    expect(codes("porto")[0]).toBe("OPO");
+    expect(codes("porto alegre")[0]).toBe("POA");
+    expect(codes("sao paulo").slice(0, 2).sort()).toEqual(["CGH", "GRU"]);
+  });
+
+  it("ignores accents, case and repeated spaces", () => {
+    expect(codes("SÃO   PAULO")).toEqual(codes("sao paulo"));
+    expect(codes("Galeão")).toContain("GIG");
+  });
+
+  it("orders the tiers: code, city, city prefix, name prefix, word in city or name, anywhere", () => {
+    const directory = createAirportDirectory([
+      record("AAA", "Xinside", "Some Airport"),
+      record("BBB", "Other Town", "Word Xin Airport"),
+      record("CCC", "Elsewhere", "Xin Name Airport"),
+      record("DDD", "Xinville", "Town Airport"),
+      record("EEE", "Xin", "City Airport"),
+      record("XIN", "Faraway", "Code Airport"),
+      record("FFF", "Somewhere", "AirportXinport"),
+    ]);
+    expect(directory.search("xin").map((a) => a.iata)).toEqual(["XIN", "EEE", "AAA", "DDD", "CCC", "BBB", "FFF"]);
+  });
+
+  it("keeps a city's airports together, military fields and heliports last, and cities with more airports first", () => {
+    const directory = createAirportDirectory([
+      record("AB1", "Alpha Beach", "One Airport"),
+      record("AL3", "Alpha", "Alpha Air Force Base"),
+      record("AL2", "Alpha", "Alpha International Airport"),
+      record("AP1", "Alpha Park", "Park Airport"),
+      record("AP2", "Alpha Park", "Park City Airport"),
+      record("AL1", "Alpha", "Alpha Downtown Airport"),
+    ]);
+    expect(directory.search("alp").map((a) => a.iata)).toEqual(["AL1", "AL2", "AL3", "AP1", "AP2", "AB1"]);
+    expect(directory.search("alpha").map((a) => a.iata).slice(0, 3)).toEqual(["AL1", "AL2", "AL3"]);
+  });
+
+  it("returns nothing for blank text and honours the limit", () => {
+    expect(codes("   ")).toEqual([]);
+    expect(codes("a", 3)).toHaveLength(3);
+  });
+
+  it("in pt-BR: cities as Brazilians write them, found by either name, ranked the same way", () => {
+    const ptBr = (text: string) => airportsPtBr.search(text).map((a) => `${a.iata} ${a.city}`);
+    expect(ptBr("rio").slice(0, 2)).toEqual(["GIG Rio de Janeiro", "SDU Rio de Janeiro"]);
+    expect(ptBr("lisb")[0]).toBe("LIS Lisboa");
+    expect(ptBr("lisboa")[0]).toBe("LIS Lisboa");
+    expect(ptBr("lisbon")[0]).toBe("LIS Lisboa");
+    expect(ptBr("brasilia")).toEqual(["BSB Brasília"]);
+    expect(ptBr("São Paulo").slice(0, 2).sort()).toEqual(["CGH São Paulo", "GRU São Paulo"]);
+    expect(airportsPtBr.get("cgb")?.city).toBe("Cuiabá");
+    // The contract's directory keeps the data set's names.
+    expect(airports.get("LIS")?.city).toBe("Lisbon");
+  });
+
+  it("names only cities the table has, each with its accents or exonym", () => {
+    for (const [key, name] of CITY_NAMES_PT_BR) {
+      const [city, country] = key.split("|");
+      const found = airports.search(city!, 50).filter((a) => a.city === city && a.country === country);
+      expect(found.length, key).toBeGreaterThan(0);
+      for (const a of found) expect(airportsPtBr.get(a.iata)?.city, a.iata).toBe(name);
+    }
+  });
+});
