@@ -140,7 +140,7 @@ const measureServing = async (quick: boolean) => {
 };
 
 /**
- * Memory per active (completed, not expired) search: Mode B round trips of several hundred offers each; then
+ * Memory per active (completed, not expired) search: the largest Mode B round trips of the simulator; then
  * what is left once their TTL passed.
  */
 const measurePerSearch = async (quick: boolean): Promise<PerSearchFigures> => {

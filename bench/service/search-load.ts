@@ -30,13 +30,13 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** `YYYY-MM-DD`, `days` from now. */
 export const dayOffset = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-/** Domestic routes of the simulator with 100-170 Mode A flights each. */
+/** Busy domestic routes of the simulator. */
 export const BUSY_ROUTES: readonly (readonly [string, string])[] = [
   ["CNF", "GRU"], ["GRU", "POA"], ["BSB", "SSA"], ["GIG", "BSB"], ["CNF", "SDU"], ["REC", "BSB"], ["GRU", "REC"], ["CWB", "GIG"],
   ["POA", "BSB"], ["FOR", "GRU"],
 ];
 
-/** Routes whose Mode B round trip finds the most offers in the simulator (700-780). */
+/** Routes whose Mode B round trip finds the most offers in the simulator (the median is printed with the figures). */
 export const LARGE_ROUTES: readonly (readonly [string, string])[] = [
   ["REC", "BSB"], ["BSB", "REC"], ["CNF", "REC"], ["GIG", "REC"], ["REC", "CNF"], ["GIG", "BSB"], ["BSB", "GIG"], ["BSB", "CNF"],
   ["CNF", "BSB"], ["REC", "GIG"],
