@@ -1,7 +1,7 @@
 import { ErrorEnvelopeSchema } from "@voar/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod";
-import { consultar, NOW, QUERY, testApp } from "./support/app.js";
+import { ADMIN_KEY, API_KEY, consultar, NOW, QUERY, testApp } from "./support/app.js";
 import { externalHosts } from "./support/html.js";
 
 beforeEach(() => vi.useFakeTimers({ now: NOW }));
@@ -47,7 +47,7 @@ describe("GET /api/openapi.json", () => {
       ["/api/ConsultaAereo/Consultar", "/api/ConsultaAereo/Stream", "/api/Token", "/api/admin/pagante", "/health", "/ready"].sort(),
     );
     const consultar = doc.paths["/api/ConsultaAereo/Consultar"]?.["post"];
-    expect(Object.keys(consultar?.responses ?? {}).sort()).toEqual(["200", "304", "400", "401", "403", "404", "413", "429", "500", "502", "503", "504"]);
+    expect(Object.keys(consultar?.responses ?? {}).sort()).toEqual(["200", "304", "400", "401", "403", "404", "413", "415", "429", "500", "502", "503", "504"]);
     expect(doc.components.securitySchemes.oauth2.flows.password.tokenUrl).toBe("/api/Token");
   });
 
@@ -82,6 +82,25 @@ describe("GET /api/openapi.json", () => {
     const consultar = JSON.stringify(doc.paths["/api/ConsultaAereo/Consultar"]);
     expect(consultar).toContain("compat legacy");
     expect(consultar).toContain("X-Voar-Status");
+  });
+
+  it.each([
+    ["/api/ConsultaAereo/Consultar", "post"],
+    ["/api/ConsultaAereo/Stream", "post"],
+    ["/api/admin/pagante", "put"],
+  ])("documents the status %s answers to a body that is not JSON (415), and the 405 of another method", async (path, method) => {
+    const { app } = testApp();
+    const answered = await app.request(path, {
+      method: method.toUpperCase(),
+      headers: { Authorization: `Bearer ${API_KEY}`, "X-Admin-Key": ADMIN_KEY, "Content-Type": "application/xml" },
+      body: "<a/>",
+    });
+    expect(answered.status).toBe(415);
+    const doc = (await (await app.request("/api/openapi.json")).json()) as OpenApiDoc & { info: { description: string } };
+    const documented = doc.paths[path]?.[method]?.responses?.[String(answered.status)];
+    expect(JSON.stringify(documented)).toContain('"$ref":"#/components/schemas/RespostaErro"');
+    expect(JSON.stringify(documented)).toContain("Content-Type");
+    expect(doc.info.description).toContain("405");
   });
 });
 

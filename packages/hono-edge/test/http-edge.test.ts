@@ -16,6 +16,7 @@ describe("method and media type", () => {
     ["GET", "/api/Token", "POST"],
     ["DELETE", "/api/admin/pagante", "GET, PUT"],
     ["POST", "/health", "GET"],
+    ["POST", "/ready", "GET"],
   ])("%s %s: 405 with Allow: %s, in the envelope", async (method, path, allow) => {
     const { app } = testApp();
     const res = await app.request(path, { method, headers: { Authorization: `Bearer ${API_KEY}` } });

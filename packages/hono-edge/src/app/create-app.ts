@@ -143,6 +143,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     [`${base}/openapi.json`, ["GET"]],
     [`${base}/docs`, ["GET"]],
     ["/health", ["GET"]],
+    ["/ready", ["GET"]],
   ]);
   app.notFound((c) => {
     const methods = allowed.get(c.req.path);

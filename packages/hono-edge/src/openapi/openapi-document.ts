@@ -65,6 +65,11 @@ const errorsOf = (codes: readonly ErrorCode[]): Json => {
 
 const SEARCH_ERRORS: readonly ErrorCode[] = ERROR_CODES;
 
+/** A JSON route's answer to a body of another media type (clients in legacy compat mode are exempt). */
+const UNSUPPORTED_MEDIA_TYPE: Json = {
+  "415": json(ref("RespostaErro"), "REQUISICAO_INVALIDA: Content-Type diferente de application/json (clientes legados são aceitos sem ele)."),
+};
+
 const LEGACY_CLIENTS =
   "Clientes legados (chave ou agência configurada com compat legacy): toda resposta tem HTTP 200, falhas também " +
   `(Success false, mesmo envelope; o status real vai no cabeçalho ${REAL_STATUS_HEADER}), exceto 401 de credencial inválida; ` +
@@ -101,6 +106,7 @@ export const openApiDocument = (basePath: string): Json => {
           "200": { ...json(ref("RespostaSucesso"), "Resultado acumulado da busca, para a página pedida."), headers: { ETag: { description: "Busca, versão, página e visão pedidas (fraco; não inclui o RequestId).", schema: { type: "string" } } } },
           "304": { description: "If-None-Match nomeia o ETag atual: a busca não mudou desde aquela resposta (sem corpo).", headers: { ETag: { schema: { type: "string" } } } },
           ...errorsOf(SEARCH_ERRORS),
+          ...UNSUPPORTED_MEDIA_TYPE,
         },
       },
     },
@@ -117,6 +123,7 @@ export const openApiDocument = (basePath: string): Json => {
         responses: {
           "200": { description: "Fluxo de eventos; cada data é um RespostaSucesso ou RespostaErro.", content: { "text/event-stream": { schema: { type: "string" } } } },
           ...errorsOf(["REQUISICAO_INVALIDA", "NAO_AUTORIZADO", "BUSCA_EXPIRADA", "CORPO_GRANDE_DEMAIS", "LIMITE_EXCEDIDO", "INDISPONIVEL", "ERRO_INTERNO"]),
+          ...UNSUPPORTED_MEDIA_TYPE,
         },
       },
     },
@@ -146,7 +153,7 @@ export const openApiDocument = (basePath: string): Json => {
         summary: "Liga ou desliga os voos pagantes de uma companhia",
         security: [{ adminKey: [] }],
         requestBody: { required: true, content: { "application/json": { schema: ref("PaganteAtualizacao") } } },
-        responses: { "200": json(ref("PaganteLista"), "Estado depois da mudança."), ...errorsOf(["REQUISICAO_INVALIDA", "NAO_AUTORIZADO"]) },
+        responses: { "200": json(ref("PaganteLista"), "Estado depois da mudança."), ...errorsOf(["REQUISICAO_INVALIDA", "NAO_AUTORIZADO"]), ...UNSUPPORTED_MEDIA_TYPE },
       },
     },
     "/health": { get: { summary: "Saúde do serviço (liveness)", responses: { "200": json({ type: "object", properties: { status: { const: "ok" } } }, "O processo responde.") } } },
@@ -171,7 +178,8 @@ export const openApiDocument = (basePath: string): Json => {
       version: "0.1.0",
       description:
         "Busca de voos em todas as companhias (Modo A, paginada), comparação entre agências (Modo B) e busca numa só companhia. " +
-        "A busca é progressiva: repita a consulta (ou envie { Token }) até Completed ser true, ou use o fluxo SSE.",
+        "A busca é progressiva: repita a consulta (ou envie { Token }) até Completed ser true, ou use o fluxo SSE. " +
+        "Um caminho desta lista pedido com outro método responde 405 (RespostaErro, REQUISICAO_INVALIDA) com o cabeçalho Allow.",
     },
     servers: [{ url: "/" }],
     paths,
