@@ -73,7 +73,7 @@ const MiB = 1024 * 1024;
 
 /** 200 concurrent searches per round, polled until complete; memory before, at its peak and after expiry. */
 const measureLoad = async (quick: boolean): Promise<LoadFigures> => {
-  const o = { searches: 200, rounds: 5, pollMs: 500, latencyMs: 400, ttlMs: quick ? 2_000 : 5_000 };
+  const o = { searches: 200, rounds: 5, pollMs: 500, latencyMs: 400, ttlMs: 5_000 };
   const server = await startServiceProcess({ ttlMs: o.ttlMs, latencyMs: o.latencyMs });
   try {
     await searchRound(server.appUrl, distinctQueries(20, 200), o.pollMs); // warm-up: code paths, JIT
