@@ -72,7 +72,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 const MiB = 1024 * 1024;
 
 /** 200 concurrent searches per round, polled until complete; memory before, at its peak and after expiry. */
-const measureLoad = async (quick: boolean): Promise<LoadFigures> => {
+const measureLoad = async (): Promise<LoadFigures> => {
   const o = { searches: 200, rounds: 5, pollMs: 500, latencyMs: 400, ttlMs: 5_000 };
   const server = await startServiceProcess({ ttlMs: o.ttlMs, latencyMs: o.latencyMs });
   try {
@@ -179,7 +179,7 @@ const measurePerSearch = async (quick: boolean): Promise<PerSearchFigures> => {
 
 /** Runs every part of the service bench (`quick`: 1 s runs and 20 searches for the memory figure). */
 export const runServiceBench = async (quick = isQuick()): Promise<ServiceFigures> => {
-  const load = await measureLoad(quick);
+  const load = await measureLoad();
   const { cachedPage, repeatedQuery, conditional } = await measureServing(quick);
   const perSearch = await measurePerSearch(quick);
   return { load, cachedPage, repeatedQuery, conditional, perSearch };
