@@ -151,7 +151,7 @@ export class AnswerReader {
             if (found) return found;
           }
         }
-        return this.readEntry(json, frameData, list.item, list.member, raw);
+        return this.readEntry(head, item, list.member, raw);
       });
       next.set(list.key, { context, entries });
       for (const e of entries) {
@@ -170,12 +170,14 @@ export class AnswerReader {
     return readUpstreamAnswer(json, this.ctx);
   }
 
-  /** Reads one entry in the frame of its answer (its item, the other items with their lists empty). */
-  private readEntry(json: Json, frameData: readonly unknown[], item: number, member: string, raw: unknown): ReadEntry {
+  /**
+   * Reads one entry in a least envelope: its result item (lists emptied) holding it alone, and the search
+   * token and success of the whole answer (what the offers of an entry depend on beyond its item).
+   */
+  private readEntry(head: UpstreamAnswer, item: Json, member: string, raw: unknown): ReadEntry {
     this.entriesRead++;
-    const data = frameData.slice();
-    data[item] = { ...(frameData[item] as Json), [member]: [raw] };
-    const read = readUpstreamAnswer({ ...json, Data: data }, this.ctx);
+    const envelope = { Success: head.success, ...(head.searchToken === undefined ? {} : { Token: head.searchToken }), Data: [{ ...item, [member]: [raw] }] };
+    const read = readUpstreamAnswer(envelope, this.ctx);
     if (read instanceof MalformedPayload) return { raw, offers: [], unreadable: true };
     return { raw, offers: unsuffixed(read.offers), unreadable: read.skipped.count > 0 && read.offers.length === 0 };
   }

@@ -127,7 +127,12 @@ describeRecorded("the recorded real answers grown, reordered and changed", () =>
     const first = repriced[0]!;
     if (member === "flights") (first.fareGroup as Json).priceWithTax = Number((first.fareGroup as Json).priceWithTax) + 10;
     else first.ValorTotal = Number(first.ValorTotal ?? 0) + 10;
+    // Ids repeated within one entry (a group offering the same alternative twice) and across entries.
+    const doubled = structuredClone(all[0]!);
+    if (member === "flights") doubled.segments = [...(doubled.segments as unknown[]), ...(doubled.segments as unknown[])];
+    const twoAdults = (a: Json): Json => ({ ...a, Data: [{ ...(a.Data as Json[])[0]!, QntdAdulto: 2 }] });
     return [
+      withList([doubled, all[0]], false),
       withList([], false),
       withList(all.slice(0, third), false),
       withList(all.slice(0, 2 * third), false),
@@ -135,6 +140,7 @@ describeRecorded("the recorded real answers grown, reordered and changed", () =>
       withList([...all].reverse(), false),
       withList(repriced, true),
       { ...withList(repriced, true), Token: "another-search-token" },
+      twoAdults({ ...withList(repriced, true), Token: "another-search-token" }),
     ];
   };
 
@@ -142,14 +148,14 @@ describeRecorded("the recorded real answers grown, reordered and changed", () =>
     const answers = progression(loadRecorded("modeA-all-airlines-complete-CNF-SDU.json") as Json, "flights");
     const { entriesRead } = replay(answers, ctx("upstream"));
     // Each group read once as the list grew; once more the repriced one; all again under another token.
-    const n = ((answers[3]!.Data as Json[])[0]!.flights as unknown[]).length;
-    expect(entriesRead).toBe(n + 1 + n);
+    const n = ((answers[4]!.Data as Json[])[0]!.flights as unknown[]).length;
+    expect(entriesRead).toBe(2 + n + 1 + n + n);
   });
 
   it("single-airline offers (GOL, miles and cash): each answer's offers equal the whole answer's", () => {
     const answers = progression(loadRecorded("per-airline-GOL-miles-and-cash-CNF-GIG.json") as Json, "Ida");
     const { entriesRead } = replay(answers, ctx("upstream:gol"));
-    const n = ((answers[3]!.Data as Json[])[0]!.Ida as unknown[]).length;
-    expect(entriesRead).toBeLessThanOrEqual(2 * n + 1);
+    const n = ((answers[4]!.Data as Json[])[0]!.Ida as unknown[]).length;
+    expect(entriesRead).toBeLessThanOrEqual(2 + 3 * n + 1);
   });
 });
