@@ -9,15 +9,17 @@ const signature = (o: Offer): string =>
  * only what is new or changed (a refined price keeps its id: decisions.md).
  */
 export class OfferChanges {
-  private readonly seen = new Map<string, string>();
+  private readonly seen = new Map<string, { readonly sig: string; readonly offer: Offer }>();
 
   /** The offers of an answer that are new or changed since the previous answers. */
   of(offers: readonly Offer[]): Offer[] {
     const changed: Offer[] = [];
     for (const o of offers) {
+      const before = this.seen.get(o.id);
+      if (before?.offer === o) continue; // the very offer passed on before (the reader kept it): unchanged
       const sig = signature(o);
-      if (this.seen.get(o.id) === sig) continue;
-      this.seen.set(o.id, sig);
+      if (before?.sig === sig) continue;
+      this.seen.set(o.id, { sig, offer: o });
       changed.push(o);
     }
     return changed;

@@ -18,6 +18,7 @@ import {
   type UpstreamAnswer,
 } from "@voar/core";
 import { sleep } from "../internal/abortable.js";
+import { AnswerReader } from "./answer-reader.js";
 import { consultar, type ConsultarResult } from "./consultar.js";
 import { OfferChanges } from "./offer-changes.js";
 import { stableOfferIds } from "./offer-identity.js";
@@ -52,7 +53,10 @@ export async function* upstreamSearch(ctx: UpstreamContext, sourceId: string, qu
   let resuming = pollId !== undefined;
   const changes = new OfferChanges();
   const started = Date.now();
-  const read = (json: unknown) => readUpstreamAnswer(json, { airports: ctx.airports, sourceId, query });
+  const readContext = { airports: ctx.airports, sourceId, query };
+  // Each poll's answer holds everything found so far: the reader reads only what the previous one did not hold.
+  const polls = new AnswerReader(readContext);
+  const read = (json: unknown) => readUpstreamAnswer(json, readContext);
   const bodyFor = (page: number) => (pollId ? { LeaseId: pollId, ...pagingOf(query, page, ctx.pageSize) } : searchRequestBody(query, page, ctx.pageSize));
 
   let failures = 0;
@@ -71,7 +75,7 @@ export async function* upstreamSearch(ctx: UpstreamContext, sourceId: string, qu
       continue;
     }
     failures = 0;
-    const answer = read(result.json);
+    const answer = polls.read(result.json);
     if (answer instanceof MalformedPayload) throw answer;
     const refused = upstreamFailure(answer);
     if (refused && resuming && refused._tag === "BusinessError") {
