@@ -6,6 +6,7 @@
  * non-retryable failure, the tagged error goes to the engine, whose retry resumes the held lease.
  */
 import {
+  createOfferInterner,
   MalformedPayload,
   SourceTimeout,
   isRetryable,
@@ -52,7 +53,9 @@ export async function* upstreamSearch(ctx: UpstreamContext, sourceId: string, qu
   let resuming = pollId !== undefined;
   const changes = new OfferChanges();
   const started = Date.now();
-  const read = (json: unknown) => readUpstreamAnswer(json, { airports: ctx.airports, sourceId, query });
+  // One table for the whole search: each poll's answer repeats the texts and values of the last.
+  const interner = createOfferInterner();
+  const read = (json: unknown) => readUpstreamAnswer(json, { airports: ctx.airports, sourceId, query, interner });
   const bodyFor = (page: number) => (pollId ? { LeaseId: pollId, ...pagingOf(query, page, ctx.pageSize) } : searchRequestBody(query, page, ctx.pageSize));
 
   let failures = 0;
