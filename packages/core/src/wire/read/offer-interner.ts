@@ -44,9 +44,12 @@ export const createOfferInterner = (limit = 20_000): OfferInterner => {
     return s;
   };
 
-  /** The key of a member: a text quoted, a kept value by its number, anything else by its type and value. */
+  /**
+   * The key of a member: a text by its length and itself (no quoting to do, never ambiguous), a kept value
+   * by its number, anything else by its type and value.
+   */
   const keyOf = (v: unknown): string => {
-    if (typeof v === "string") return JSON.stringify(v);
+    if (typeof v === "string") return `${v.length}'${v}`;
     if (typeof v === "object" && v !== null) return `#${ids.get(v) ?? "?"}`;
     return `${typeof v}:${String(v)}`;
   };
@@ -77,7 +80,7 @@ export const createOfferInterner = (limit = 20_000): OfferInterner => {
       const m = value(member);
       copy[k] = m;
       if (typeof m === "object" && m !== null && !ids.has(m)) shareable = false;
-      key += `${JSON.stringify(k)}:${keyOf(m)},`;
+      key += `${k.length}'${k}:${keyOf(m)},`;
     }
     return shareable ? keep(`${key}}`, copy) : copy;
   };
