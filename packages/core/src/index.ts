@@ -127,4 +127,12 @@ export { toWireComparison, toWireModeBResult, toWireSingleAirlineOffer } from ".
 export { ModeBOfferSchema, ModeBSearchResultSchema, type ModeBOffer, type ModeBSearchResult } from "./wire/mode-b-schema.js";
 
 // Wire: answers we read (tolerant)
-export { isPermissionMessage, readUpstreamAnswer, upstreamFailure, type UpstreamAnswer, type ReadContext } from "./wire/read/index.js";
+export {
+  createOfferInterner,
+  isPermissionMessage,
+  readUpstreamAnswer,
+  upstreamFailure,
+  type OfferInterner,
+  type UpstreamAnswer,
+  type ReadContext,
+} from "./wire/read/index.js";

@@ -6,6 +6,7 @@
  * non-retryable failure, the tagged error goes to the engine, whose retry resumes the held lease.
  */
 import {
+  createOfferInterner,
   MalformedPayload,
   SourceTimeout,
   isRetryable,
@@ -53,7 +54,9 @@ export async function* upstreamSearch(ctx: UpstreamContext, sourceId: string, qu
   let resuming = pollId !== undefined;
   const changes = new OfferChanges();
   const started = Date.now();
-  const readContext = { airports: ctx.airports, sourceId, query };
+  // One table for the whole search: each poll's answer repeats the texts and values of the last.
+  const interner = createOfferInterner();
+  const readContext = { airports: ctx.airports, sourceId, query, interner };
   // Each poll's answer holds everything found so far: the reader reads only what the previous one did not hold.
   const polls = new AnswerReader(readContext);
   const read = (json: unknown) => readUpstreamAnswer(json, readContext);

@@ -5,6 +5,7 @@
 export { readUpstreamAnswer, type UpstreamAnswer } from "./upstream-answer.js";
 export { isPermissionMessage, upstreamFailure } from "./upstream-failure.js";
 export type { ReadContext } from "./read-context.js";
+export { createOfferInterner, type OfferInterner } from "./offer-interner.js";
 export type { SkippedItems } from "./item-reader.js";
 export {
   upstreamEnvelopeSchema,

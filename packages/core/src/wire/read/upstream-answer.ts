@@ -12,6 +12,7 @@ import { issueReason, SkipLog, type SkippedItems } from "./item-reader.js";
 import { modeAItemCount, readModeAOffers } from "./mode-a-offers.js";
 import { modeBItemCount, readModeBOffers } from "./mode-b-offers.js";
 import { withUniqueIds } from "./offer-ids.js";
+import { createOfferInterner } from "./offer-interner.js";
 import type { ReadContext } from "./read-context.js";
 
 /** What an upstream answer says, in domain terms. */
@@ -93,7 +94,7 @@ const readAnswer = (json: unknown, ctx: ReadContext): UpstreamAnswer | Malformed
     ...optional("searchToken", searchToken),
     ...optional("activeProviders", activeProvidersOf(headers)),
     totalItems: Math.max(Math.round(envelope.TotalItens ?? 0), present),
-    offers: withUniqueIds(offers),
+    offers: withUniqueIds(offers).map((ctx.interner ?? createOfferInterner()).offer),
     skipped: log.skipped,
   };
 };
