@@ -24,9 +24,18 @@ export interface LoadFigures {
   readonly latencyMs: number;
   readonly ttlMs: number;
   readonly rps: Figure;
+  /** CPU time of the service per search of a round (following its sources, answering its polls). */
+  readonly cpuPerSearchMs: Figure;
+  /** The service's CPU time over the round's wall time (1 = one core busy all the time). */
+  readonly busy: Figure;
   /** Latency of the polls by Token (every request but each search's first). */
   readonly p50: Figure;
   readonly p99: Figure;
+  /**
+   * The same load with every search started at the same instant: each client polls 500 ms after its answer,
+   * so the polls stay in step and arrive in bursts of all the searches at once (a worst case, informational).
+   */
+  readonly inStep: { readonly rounds: number; readonly p50: Figure; readonly p99: Figure };
   /** Latency of each search's first request (the query: it starts the search; 200 arrive at once). */
   readonly startP50: Figure;
   readonly startP99: Figure;
@@ -71,19 +80,31 @@ const HEADERS = { Authorization: `Bearer ${BENCH_KEY}`, "Content-Type": "applica
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const MiB = 1024 * 1024;
 
-/** 200 concurrent searches per round, polled until complete; memory before, at its peak and after expiry. */
-const measureLoad = async (): Promise<LoadFigures> => {
-  const o = { searches: 200, rounds: 5, pollMs: 500, latencyMs: 400, ttlMs: 5_000 };
+/**
+ * 200 concurrent searches per round, polled until complete; memory before, at its peak and after expiry.
+ * The searches of a round start spread over one poll interval (as independent clients do: arrivals are not
+ * synchronized), then each polls every 500 ms after its answer; then rounds whose searches all start at once.
+ */
+export const measureLoad = async (): Promise<LoadFigures> => {
+  const o = { searches: 200, rounds: 5, inStepRounds: 3, pollMs: 500, latencyMs: 400, ttlMs: 5_000 };
   const server = await startServiceProcess({ ttlMs: o.ttlMs, latencyMs: o.latencyMs });
   try {
-    await searchRound(server.appUrl, distinctQueries(20, 200), o.pollMs); // warm-up: code paths, JIT
+    // Warm-up, a whole round: code paths compiled, the heap, sockets and pools at the size of the load.
+    await searchRound(server.appUrl, distinctQueries(o.searches, 200), o.pollMs, { startSpreadMs: o.pollMs });
     await sleep(o.ttlMs + 500);
     await searchRound(server.appUrl, distinctQueries(1, 300), o.pollMs); // a new search evicts the expired ones
     const before = await server.memory(true);
     let peakRss = before.rss;
     const sampler = setInterval(() => void server.memory(false).then((m) => (peakRss = Math.max(peakRss, m.rss))), 100);
     const rounds = [];
-    for (let r = 0; r < o.rounds; r++) rounds.push(await searchRound(server.appUrl, distinctQueries(o.searches, 2 + r * 20), o.pollMs));
+    const cpuMs: number[] = [];
+    for (let r = 0; r < o.rounds; r++) {
+      const cpu0 = (await server.memory(false)).cpuMs;
+      rounds.push(await searchRound(server.appUrl, distinctQueries(o.searches, 2 + r * 20), o.pollMs, { startSpreadMs: o.pollMs }));
+      cpuMs.push((await server.memory(false)).cpuMs - cpu0);
+    }
+    const inStep = [];
+    for (let r = 0; r < o.inStepRounds; r++) inStep.push(await searchRound(server.appUrl, distinctQueries(o.searches, 120 + r * 20), o.pollMs));
     clearInterval(sampler);
     await sleep(o.ttlMs + 500);
     await searchRound(server.appUrl, distinctQueries(1, 301), o.pollMs);
@@ -91,13 +112,20 @@ const measureLoad = async (): Promise<LoadFigures> => {
     return {
       ...o,
       rps: summarize(rounds.map((r) => r.requests / (r.wallMs / 1000))),
+      cpuPerSearchMs: summarize(cpuMs.map((ms) => ms / o.searches)),
+      busy: summarize(cpuMs.map((ms, i) => ms / rounds[i]!.wallMs)),
       p50: summarize(rounds.map((r) => percentile(r.pollLatencies, 50))),
       p99: summarize(rounds.map((r) => percentile(r.pollLatencies, 99))),
+      inStep: {
+        rounds: o.inStepRounds,
+        p50: summarize(inStep.map((r) => percentile(r.pollLatencies, 50))),
+        p99: summarize(inStep.map((r) => percentile(r.pollLatencies, 99))),
+      },
       startP50: summarize(rounds.map((r) => percentile(r.startLatencies, 50))),
       startP99: summarize(rounds.map((r) => percentile(r.startLatencies, 99))),
-      requests: rounds.reduce((n, r) => n + r.requests, 0),
-      errors: rounds.reduce((n, r) => n + r.errors, 0),
-      errorKinds: rounds.reduce<Record<string, number>>((all, r) => {
+      requests: [...rounds, ...inStep].reduce((n, r) => n + r.requests, 0),
+      errors: [...rounds, ...inStep].reduce((n, r) => n + r.errors, 0),
+      errorKinds: [...rounds, ...inStep].reduce<Record<string, number>>((all, r) => {
         for (const [kind, n] of Object.entries(r.errorKinds)) all[kind] = (all[kind] ?? 0) + n;
         return all;
       }, {}),
@@ -190,9 +218,11 @@ const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
 /** Prints the figures as the other bench scripts do. */
 export const printServiceFigures = (f: ServiceFigures): void => {
   const l = f.load;
-  console.log(`load: ${l.searches} concurrent searches x ${l.rounds} rounds, polled every ${l.pollMs} ms until complete (sources ${l.latencyMs} ms, TTL ${l.ttlMs} ms)`);
+  console.log(`load: ${l.searches} concurrent searches x ${l.rounds} rounds, started over ${l.pollMs} ms, polled every ${l.pollMs} ms until complete (sources ${l.latencyMs} ms, TTL ${l.ttlMs} ms)`);
   console.log(`  requests/s: ${fmt(l.rps, "req/s", 0)}   (${l.requests} requests)`);
+  console.log(`  service CPU per search: ${fmt(l.cpuPerSearchMs)}   busy ${fmt(l.busy, "x")} of one core`);
   console.log(`  poll latency p50: ${fmt(l.p50)}   p99: ${fmt(l.p99)}   (target p99 <= 50 ms)`);
+  console.log(`  started at once, polls in step (${l.inStep.rounds} rounds): p50: ${fmt(l.inStep.p50)}   p99: ${fmt(l.inStep.p99)}   (informational)`);
   console.log(`  first request (starts the search) p50: ${fmt(l.startP50)}   p99: ${fmt(l.startP99)}`);
   console.log(`  errors: ${l.errors}${l.errors > 0 ? ` ${JSON.stringify(l.errorKinds)}` : ""}   (must be 0)`);
   console.log(`  RSS before: ${mib(l.memory.before.rss)}   peak during: ${mib(l.memory.peakRss)}   after expiry: ${mib(l.memory.after.rss)}   (heap ${mib(l.memory.before.heapUsed)} -> ${mib(l.memory.after.heapUsed)}${l.memory.after.collected ? ", after full GC" : ", no --expose-gc"})`);

@@ -64,7 +64,8 @@ process.on("message", (m: ParentMessage) => {
   if (m.type === "memory") {
     const collected = m.gc ? collect() : false;
     const { rss, heapUsed } = process.memoryUsage();
-    send({ type: "memory", id: m.id, rss, heapUsed, collected });
+    const cpu = process.cpuUsage();
+    send({ type: "memory", id: m.id, rss, heapUsed, collected, cpuMs: (cpu.user + cpu.system) / 1000 });
   } else if (m.type === "bare") {
     bare = { body: Buffer.from(m.body), headers: m.headers };
     send({ type: "ok", id: m.id });

@@ -13,7 +13,7 @@ export type ParentMessage =
 /** What the server process answers. */
 export type ChildMessage =
   | { readonly type: "ready"; readonly appPort: number; readonly barePort: number }
-  | { readonly type: "memory"; readonly id: number; readonly rss: number; readonly heapUsed: number; readonly collected: boolean }
+  | { readonly type: "memory"; readonly id: number; readonly rss: number; readonly heapUsed: number; readonly collected: boolean; readonly cpuMs: number }
   | { readonly type: "ok"; readonly id: number };
 
 /** Resident and heap memory of the server process, in bytes. */
@@ -22,6 +22,8 @@ export interface MemoryReading {
   readonly heapUsed: number;
   /** Whether a full garbage collection ran first (`--expose-gc`). */
   readonly collected: boolean;
+  /** CPU time (user and system) the process used since it started, in ms. */
+  readonly cpuMs: number;
 }
 
 /** The server process, seen from the bench. */
@@ -127,8 +129,8 @@ export const startServiceProcess = async (o: ServiceProcessOptions): Promise<Ser
     appUrl: `http://127.0.0.1:${appPort}`,
     bareUrl: `http://127.0.0.1:${barePort}`,
     memory: async (gc) => {
-      const { rss, heapUsed, collected } = await ask<Extract<ChildMessage, { type: "memory" }>>({ type: "memory", id: nextId++, gc });
-      return { rss, heapUsed, collected };
+      const { rss, heapUsed, collected, cpuMs } = await ask<Extract<ChildMessage, { type: "memory" }>>({ type: "memory", id: nextId++, gc });
+      return { rss, heapUsed, collected, cpuMs };
     },
     setBare: async (body, headers) => void (await ask({ type: "bare", id: nextId++, body, headers })),
     stop: async () => {
