@@ -1,4 +1,3 @@
-import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
 import type { Offer } from "../domain/offer.js";
 import type { SearchQuery } from "../domain/query.js";
@@ -9,6 +8,27 @@ import type { SourcePolicy } from "./source-policy.js";
 import { retrySchedule } from "./source-policy.js";
 import type { SearchSource } from "./source.js";
 import type { Observable } from "rxjs";
+
+/**
+ * The source's next batch, failing with {@link SourceTimeout} when none comes within `timeoutMs`. The timer
+ * is a plain one, cleared when the batch comes or the fiber is interrupted: `Effect.timeoutFail` forks a
+ * racing fiber per batch (about 50 µs a step, against a few µs for this).
+ */
+const nextBatch = <T>(iterator: AsyncIterator<T>, timeoutMs: number): Effect.Effect<IteratorResult<T>, SourceError> =>
+  Effect.async<IteratorResult<T>, SourceError>((resume) => {
+    const timer = setTimeout(() => resume(Effect.fail(new SourceTimeout({ afterMs: timeoutMs }))), timeoutMs);
+    iterator.next().then(
+      (step) => {
+        clearTimeout(timer);
+        resume(Effect.succeed(step));
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        resume(Effect.fail(toSourceError(error)));
+      },
+    );
+    return Effect.sync(() => clearTimeout(timer));
+  });
 
 /**
  * One attempt of a source: iterates its batches, each within the timeout. The source gets its own
@@ -28,12 +48,7 @@ const attempt = (
     ({ iterator }) =>
       Effect.gen(function* () {
         for (;;) {
-          const step = yield* Effect.tryPromise({ try: () => iterator.next(), catch: toSourceError }).pipe(
-            Effect.timeoutFail({
-              duration: Duration.millis(timeoutMs),
-              onTimeout: () => new SourceTimeout({ afterMs: timeoutMs }),
-            }),
-          );
+          const step = yield* nextBatch(iterator, timeoutMs);
           if (step.done) return;
           if (step.value.length > 0) emit(step.value);
         }

@@ -4,6 +4,7 @@ import { search } from "../../src/engine/search.js";
 import type { SearchSnapshot } from "../../src/engine/snapshot.js";
 import { BusinessError, HttpStatusError, MalformedPayload, PermissionDenied, RateLimited, TransportError } from "../../src/errors/source-errors.js";
 import type { SourceFailure } from "../../src/engine/run-source.js";
+import type { SearchSource } from "../../src/engine/source.js";
 import { makeOffer, queryA } from "../support/offers.js";
 import { scriptedSource } from "../support/fake-sources.js";
 
@@ -96,6 +97,17 @@ describe("search", () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(heard.map((f) => [f.attempt, f.final])).toEqual([[1, false], [2, false], [3, true]]);
     expect(JSON.stringify(run.snapshots)).not.toContain("UND_ERR_SOCKET");
+  });
+
+  it("leaves no timer behind when the subscriber leaves while a source that ignores its signal is silent", async () => {
+    // A source that never answers and never looks at its AbortSignal: only the engine can clear its timers.
+    const deaf: SearchSource = { id: "deaf", name: "DEAF", kind: "airline", search: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<never>(() => undefined) }) }) };
+    const run = collect([deaf], { timeoutMs: 20_000, deadlineMs: 120_000 });
+    await vi.advanceTimersByTimeAsync(1_000);
+    run.sub.unsubscribe();
+    await vi.advanceTimersByTimeAsync(0);
+    // Nothing is left to fire (a Node process could exit): the batch timeout and the deadline were cleared.
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it("times out a silent source, retries it a bounded number of times, then marks it failed", async () => {
