@@ -130,9 +130,12 @@ export { ModeBOfferSchema, ModeBSearchResultSchema, type ModeBOffer, type ModeBS
 export {
   createOfferInterner,
   isPermissionMessage,
+  readListEntries,
   readUpstreamAnswer,
   upstreamFailure,
+  type EntryOffers,
   type OfferInterner,
+  type OfferListMember,
   type UpstreamAnswer,
   type ReadContext,
 } from "./wire/read/index.js";

@@ -12,7 +12,7 @@
  * list whose item changed in anything but its progress members is read anew. The offers come out exactly
  * as core's reader gives them for the whole answer (same order, same ids).
  */
-import { MalformedPayload, readUpstreamAnswer, type Offer, type ReadContext, type UpstreamAnswer } from "@voar/core";
+import { MalformedPayload, readListEntries, readUpstreamAnswer, type Offer, type ReadContext, type UpstreamAnswer } from "@voar/core";
 
 /** The offer lists of a result item, in the order core's reader reads them. */
 const OFFER_LISTS = ["flights", "Ida", "Volta"] as const;
@@ -61,20 +61,6 @@ interface ListMemory {
   readonly entries: readonly ReadEntry[];
   byText?: Map<string, ReadEntry>;
 }
-
-/**
- * Undoes the `~2`, `~3` suffixes core's reader gives repeated ids within one answer, so that the offers
- * of entries read one by one can be suffixed again over the whole answer.
- */
-const unsuffixed = (offers: readonly Offer[]): Offer[] => {
-  const seen = new Map<string, number>();
-  return offers.map((o) => {
-    const m = /^(.*)~(\d+)$/.exec(o.id);
-    const base = m?.[1] !== undefined && seen.get(m[1]) === Number(m[2]) - 1 ? m[1] : o.id;
-    seen.set(base, (seen.get(base) ?? 0) + 1);
-    return base === o.id ? o : { ...o, id: base };
-  });
-};
 
 /** Suffixes repeated ids `~2`, `~3` in order, as core's reader does over an answer. */
 const withUniqueIds = (offers: readonly Offer[]): Offer[] => {
@@ -139,20 +125,22 @@ export class AnswerReader {
       const before = this.lists.get(list.key);
       const known = before?.context === context ? before : undefined;
       let moved = false;
-      const entries = list.entries.map((raw, j): ReadEntry => {
-        if (known) {
-          const same = known.entries[j];
-          if (same && sameJson(same.raw, raw)) return same;
-          moved ||= j < known.entries.length;
-          if (moved) {
-            const text = JSON.stringify(raw);
-            known.byText ??= new Map(known.entries.map((e) => [textOf(e), e]));
-            const found = known.byText.get(text);
-            if (found) return found;
-          }
-        }
-        return this.readEntry(head, item, list.member, raw);
+      const kept = list.entries.map((raw, j): ReadEntry | undefined => {
+        if (!known) return undefined;
+        const same = known.entries[j];
+        if (same && sameJson(same.raw, raw)) return same;
+        moved ||= j < known.entries.length;
+        if (!moved) return undefined;
+        known.byText ??= new Map(known.entries.map((e) => [textOf(e), e]));
+        return known.byText.get(JSON.stringify(raw));
       });
+      // The entries not seen before, read together (the item once, then each entry on its own).
+      const fresh = kept.flatMap((e, j) => (e ? [] : [j]));
+      const read = fresh.length === 0 ? [] : readListEntries(json.Data[list.item], list.item, list.member, fresh, this.ctx, head.searchToken);
+      if (!read) return this.readWhole(json);
+      this.entriesRead += fresh.length;
+      fresh.forEach((j, k) => (kept[j] = { raw: list.entries[j], ...read[k]! }));
+      const entries = kept as ReadEntry[];
       next.set(list.key, { context, entries });
       for (const e of entries) {
         unreadable ||= e.unreadable;
@@ -168,17 +156,5 @@ export class AnswerReader {
   private readWhole(json: unknown): UpstreamAnswer | MalformedPayload {
     this.lists = new Map();
     return readUpstreamAnswer(json, this.ctx);
-  }
-
-  /**
-   * Reads one entry in a least envelope: its result item (lists emptied) holding it alone, and the search
-   * token and success of the whole answer (what the offers of an entry depend on beyond its item).
-   */
-  private readEntry(head: UpstreamAnswer, item: Json, member: string, raw: unknown): ReadEntry {
-    this.entriesRead++;
-    const envelope = { Success: head.success, ...(head.searchToken === undefined ? {} : { Token: head.searchToken }), Data: [{ ...item, [member]: [raw] }] };
-    const read = readUpstreamAnswer(envelope, this.ctx);
-    if (read instanceof MalformedPayload) return { raw, offers: [], unreadable: true };
-    return { raw, offers: unsuffixed(read.offers), unreadable: read.skipped.count > 0 && read.offers.length === 0 };
   }
 }

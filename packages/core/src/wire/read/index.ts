@@ -3,6 +3,7 @@
  * Mode B / single-airline offers) into domain offers.
  */
 export { readUpstreamAnswer, type UpstreamAnswer } from "./upstream-answer.js";
+export { readListEntries, type EntryOffers, type OfferListMember } from "./list-entries.js";
 export { isPermissionMessage, upstreamFailure } from "./upstream-failure.js";
 export type { ReadContext } from "./read-context.js";
 export { createOfferInterner, type OfferInterner } from "./offer-interner.js";

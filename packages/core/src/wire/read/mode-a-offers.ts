@@ -169,6 +169,42 @@ export const modeAItemCount = (raw: unknown): number => {
 };
 
 /**
+ * The entries of one Mode A result item (`Data[i]`, at wire path `path`): how many price groups it lists,
+ * and the reading of each (`read(k)`: the offers of `flights[k]`, unreadable groups and segments left out
+ * and noted in `log`). Undefined when the item itself cannot be read (noted).
+ */
+export const modeAEntries = (
+  raw: unknown,
+  path: string,
+  ctx: ReadContext,
+  log: SkipLog,
+  searchToken: string | undefined,
+): { readonly count: number; readonly read: (k: number, log?: SkipLog) => Offer[] } | undefined => {
+  const result = readItem(upstreamModeAResultSchema, raw, path, log);
+  if (!result) return undefined;
+  const flights = result.flights ?? [];
+  return {
+    count: flights.length,
+    read: (i, entryLog = log) => {
+      const at = `${path}.flights[${i}]`;
+      const flight = readItem(upstreamFlightSchema, flights[i], at, entryLog);
+      if (!flight) return [];
+      const validating = carrierOf(flight.validatingBy?.iata, flight.validatingBy?.name);
+      const facts: GroupFacts = {
+        ctx,
+        log: entryLog,
+        path: at,
+        currency: currencyOf(flight.fareGroup.currency),
+        validating,
+        shares: sharesOf(flight, ctx),
+        searchToken,
+      };
+      return groupOffers(flight, facts);
+    },
+  };
+};
+
+/**
  * Reads the offers of one Mode A result item (`Data[i]`, at wire path `path`). Unreadable groups and
  * segments are left out and noted in `log`.
  */
@@ -179,21 +215,9 @@ export const readModeAOffers = (
   log: SkipLog,
   searchToken: string | undefined,
 ): Offer[] => {
-  const result = readItem(upstreamModeAResultSchema, raw, path, log);
-  return (result?.flights ?? []).flatMap((rawFlight, i) => {
-    const at = `${path}.flights[${i}]`;
-    const flight = readItem(upstreamFlightSchema, rawFlight, at, log);
-    if (!flight) return [];
-    const validating = carrierOf(flight.validatingBy?.iata, flight.validatingBy?.name);
-    const facts: GroupFacts = {
-      ctx,
-      log,
-      path: at,
-      currency: currencyOf(flight.fareGroup.currency),
-      validating,
-      shares: sharesOf(flight, ctx),
-      searchToken,
-    };
-    return groupOffers(flight, facts);
-  });
+  const entries = modeAEntries(raw, path, ctx, log, searchToken);
+  if (!entries) return [];
+  const offers: Offer[] = [];
+  for (let k = 0; k < entries.count; k++) offers.push(...entries.read(k));
+  return offers;
 };

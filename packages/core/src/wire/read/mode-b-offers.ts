@@ -184,18 +184,22 @@ export const modeBItemCount = (raw: unknown): number => {
 };
 
 /**
- * Reads the offers of one Mode B result item (`Data[i]`, at wire path `path`). Passenger counts come from
- * the item (`QntdAdulto`...), else from the query, else one adult. Unreadable offers are left out and noted.
+ * The entries of one Mode B result item (`Data[i]`, at wire path `path`): how many offers each direction
+ * lists, and the reading of each (`read("Ida", k)`: the offers of `Ida[k]`, unreadable ones left out and
+ * noted). Passenger counts come from the item (`QntdAdulto`...), else from the query, else one adult.
+ * Undefined when the item itself cannot be read (noted).
  */
-export const readModeBOffers = (
+export const modeBEntries = (
   raw: unknown,
   path: string,
   ctx: ReadContext,
   log: SkipLog,
   searchToken: string | undefined,
-): Offer[] => {
+):
+  | { readonly count: (member: "Ida" | "Volta") => number; readonly read: (member: "Ida" | "Volta", k: number, log?: SkipLog) => Offer[] }
+  | undefined => {
   const result = readItem(upstreamModeBResultSchema, raw, path, log);
-  if (!result) return [];
+  if (!result) return undefined;
   const asked = ctx.query?.passengers;
   const count = (n: number | null | undefined, fallback: number) =>
     typeof n === "number" && n >= 0 ? Math.round(n) : fallback;
@@ -210,11 +214,31 @@ export const readModeBOffers = (
     },
     searchToken: searchTokenOf(result) ?? searchToken,
   };
-  return directions.flatMap(([member, direction]) =>
-    (result[member] ?? []).flatMap((rawOffer, j) => {
+  const direction = (member: "Ida" | "Volta"): Direction => directions.find(([m]) => m === member)![1];
+  return {
+    count: (member) => result[member]?.length ?? 0,
+    read: (member, j, entryLog = log) => {
       const at = `${path}.${member}[${j}]`;
-      const offer = readItem(upstreamModeBOfferSchema, rawOffer, at, log);
-      return offer ? offersOf(facts, offer, direction, at) : [];
-    }),
-  );
+      const offer = readItem(upstreamModeBOfferSchema, result[member]?.[j], at, entryLog);
+      return offer ? offersOf(entryLog === log ? facts : { ...facts, log: entryLog }, offer, direction(member), at) : [];
+    },
+  };
+};
+
+/**
+ * Reads the offers of one Mode B result item (`Data[i]`, at wire path `path`). Passenger counts come from
+ * the item (`QntdAdulto`...), else from the query, else one adult. Unreadable offers are left out and noted.
+ */
+export const readModeBOffers = (
+  raw: unknown,
+  path: string,
+  ctx: ReadContext,
+  log: SkipLog,
+  searchToken: string | undefined,
+): Offer[] => {
+  const entries = modeBEntries(raw, path, ctx, log, searchToken);
+  if (!entries) return [];
+  const offers: Offer[] = [];
+  for (const [member] of directions) for (let j = 0; j < entries.count(member); j++) offers.push(...entries.read(member, j));
+  return offers;
 };
