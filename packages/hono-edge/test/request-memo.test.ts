@@ -10,7 +10,7 @@ import { API_KEY, consultar, NOW, QUERY, testApp } from "./support/app.js";
 
 // The real parser, counted: how often a body was parsed and validated rather than answered from the memo.
 vi.mock("@voar/core", async (importOriginal) => {
-  const real = await importOriginal<typeof import("@voar/core")>();
+  const real = await importOriginal<typeof core>();
   return { ...real, parseSearchRequest: vi.fn(real.parseSearchRequest) };
 });
 const parses = () => vi.mocked(core.parseSearchRequest).mock.calls.length;
