@@ -45,6 +45,24 @@ describe("the request memo", () => {
     expect((await consultar(app, { Token: first.body.Token })).status).toBe(404);
   });
 
+  it("still starts a new search for a repeated query whose search the store evicted to make room", async () => {
+    const { app, logs } = testApp({ configInput: { limits: { rateLimit: { capacity: 10_000, refillPerSecond: 10_000 }, maxSessions: 2 } } });
+    const first = await consultar(app, QUERY);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect((await consultar(app, QUERY)).body.Token).toBe(first.body.Token);
+    // Two other searches, each completed before the next: the store keeps two, so the first (least recently used) goes.
+    for (const Destino of ["GIG", "SSA"]) {
+      await consultar(app, { ...QUERY, Destino });
+      await vi.advanceTimersByTimeAsync(1_000);
+    }
+    expect((await consultar(app, { Token: first.body.Token })).status).toBe(404);
+    const again = await consultar(app, QUERY);
+    expect(again.status).toBe(200);
+    expect(again.body.Token).not.toBe(first.body.Token);
+    expect(logs.records.filter((r) => r.msg === "search.started")).toHaveLength(4);
+    expect(parses()).toBe(4); // QUERY parsed once, the two others once each, the poll once
+  });
+
   it("judges a body again on the next day in São Paulo: a query for today is refused tomorrow", async () => {
     const { app } = withLegacyKey();
     // NOW is 12:00 on 2026-03-02 in São Paulo (UTC-3).
