@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { WrittenPages } from "../src/routes/serialized-answer.js";
+import { withRequestId, WrittenPages } from "../src/routes/serialized-answer.js";
 
 const page = (bytes: number) => ({ status: 200 as const, before: new Uint8Array(bytes / 2), after: new Uint8Array(bytes / 2), etag: undefined });
 
@@ -23,4 +23,17 @@ describe("the written answers an app keeps", () => {
     expect(pages.get("d|1|10", 1)).toBe(huge);
     expect(pages.get("a|1|10", 2)).toBeUndefined();
   });
+});
+
+describe("a written answer's RequestId", () => {
+  const encoder = new TextEncoder();
+  const written = { status: 200 as const, before: encoder.encode('{"Token":"t-1","RequestId":"'), after: encoder.encode('","Completed":true}'), etag: undefined };
+
+  it.each([["3f1c2b9a-1111-4222-8333-444455556666"], ["client-req.1_x"], [""], ['a"b\\c'], ["ação ✈ 😀"], ["line\nbreak\u2028"], ["\u0000\u001f"]])(
+    "is spliced in as JSON text that reads back as the id itself (%j)",
+    (id) => {
+      const text = new TextDecoder().decode(withRequestId(written, id));
+      expect(JSON.parse(text)).toEqual({ Token: "t-1", RequestId: id, Completed: true });
+    },
+  );
 });

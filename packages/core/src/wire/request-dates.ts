@@ -18,11 +18,22 @@ const todayFormatter = /* @__PURE__ */ new Intl.DateTimeFormat("en-CA", {
   day: "2-digit",
 });
 
+/**
+ * The date last computed, with the whole second of the instant it was computed for. Every offset of the time
+ * zone database is a whole number of seconds, so the date cannot change within a second: a service that
+ * validates thousands of requests a second asks `Intl` once a second.
+ */
+let lastToday: { readonly second: number; readonly date: string } | undefined;
+
 /** Today's calendar date in São Paulo at an instant, as `YYYY-MM-DD`. */
 export const todayInSaoPaulo = (now: Date): string => {
+  const second = Math.floor(now.getTime() / 1000);
+  if (lastToday !== undefined && lastToday.second === second) return lastToday.date;
   const parts = todayFormatter.formatToParts(now);
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
-  return `${get("year")}-${get("month")}-${get("day")}`;
+  const date = `${get("year")}-${get("month")}-${get("day")}`;
+  lastToday = { second, date };
+  return date;
 };
 
 /** Days since 1970-01-01 of a `YYYY-MM-DD` date (a plain calendar count, no time zone involved). */

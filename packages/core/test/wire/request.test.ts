@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { todayInSaoPaulo } from "../../src/wire/request-dates.js";
 import { parseSearchRequest, type InvalidRequest, type ParsedRequest } from "../../src/wire/request.js";
 import { ctx } from "./airport-fixtures.js";
 
@@ -107,6 +108,18 @@ describe("parseSearchRequest: dates against today in São Paulo", () => {
     // 03:30 UTC on the 10th is 00:30 on the 10th in São Paulo: the 9th is already past.
     const justAfterMidnight = { ...ctx, now: new Date("2025-07-10T03:30:00Z") };
     expect(campos({ ...base, Ida: "2025-07-09" }, justAfterMidnight).map((c) => c.Campo)).toEqual(["Ida"]);
+  });
+
+  it("today changes at São Paulo's midnight from one request to the next, to the millisecond", () => {
+    const at = (iso: string) => ({ ...ctx, now: new Date(iso) });
+    // São Paulo's midnight of the 10th is 03:00:00.000 UTC: the request a millisecond before still sees the 9th.
+    expect(parse({ ...base, Ida: "2025-07-09" }, at("2025-07-10T02:59:59.999Z")).kind).toBe("query");
+    expect(campos({ ...base, Ida: "2025-07-09" }, at("2025-07-10T03:00:00.000Z")).map((c) => c.Campo)).toEqual(["Ida"]);
+    // Back to the earlier instant: the date is not stuck on the latest one.
+    expect(parse({ ...base, Ida: "2025-07-09" }, at("2025-07-10T02:59:59.000Z")).kind).toBe("query");
+    // Before 1914 São Paulo kept local mean time (UTC-3:06:28): its midnight fell within a UTC minute.
+    expect(todayInSaoPaulo(new Date("1913-06-01T03:06:27.999Z"))).toBe("1913-05-31");
+    expect(todayInSaoPaulo(new Date("1913-06-01T03:06:28.000Z"))).toBe("1913-06-01");
   });
 
   it.each([["2025-02-30"], ["2025-13-01"], ["20-07-2025"], ["2025-7-20"], ["2025-07-20T10:00:00"], [20250720], [true], [{}]])(

@@ -14,7 +14,7 @@ import { docsHandlers } from "../docs/docs-page.js";
 import { openApiDocument } from "../openapi/openapi-document.js";
 import { getPaganteHandler, putPaganteHandler } from "../routes/admin-route.js";
 import { consultarHandler } from "../routes/consultar-route.js";
-import { createPollMemo, type SearchRouteDeps } from "../routes/search-request.js";
+import { createRequestMemo, type SearchRouteDeps } from "../routes/search-request.js";
 import { WrittenPages } from "../routes/serialized-answer.js";
 import { streamHandler } from "../routes/stream-route.js";
 import { tokenHandler } from "../routes/token-route.js";
@@ -79,7 +79,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     pagante: d.pagante,
     bodyLimitBytes: config.limits.bodyBytes,
     pollHintMs: config.search.pollHintMs,
-    polls: createPollMemo(),
+    requests: createRequestMemo(),
     pages: new WrittenPages(),
   };
 

@@ -8,6 +8,7 @@ import {
   type SearchFailure,
   type SearchSnapshot,
   type SearchSuccess,
+  todayInSaoPaulo,
   viewKey,
 } from "@voar/core";
 import type { Context } from "hono";
@@ -22,18 +23,18 @@ import type { PaganteSettings } from "../settings/pagante-settings.js";
 import { BoundedMap } from "../util/bounded-map.js";
 import type { WrittenPages } from "./serialized-answer.js";
 
-/** A valid poll (by `Token` / `LeaseId`), as parsed from its body. */
-type ParsedPoll = Extract<ParsedRequest, { kind: "poll" }>;
-
-/** Poll bodies remembered, and the longest body that is (a poll is a short body; longer ones are queries). */
-const POLL_MEMO = { entries: 2_000, maxChars: 512 } as const;
+/** Bodies remembered, and the longest body that is (queries and polls are short; longer bodies are parsed each time). */
+const REQUEST_MEMO = { entries: 2_000, maxChars: 512 } as const;
 
 /**
- * Valid polls by the exact text of their body (and the caller's compat): a client polls by sending the same
- * bytes again and again, and a poll's meaning depends on nothing else (not on the date, unlike a query), so
- * its body is parsed and validated once. Bounded: the least recently used are forgotten.
+ * Valid requests by the caller's compat, today's date in São Paulo and the exact text of their body. A client
+ * polls by sending the same bytes again and again: a `Token`, or (clients of the legacy API, as the spec allows)
+ * the query itself until `Completed`. What a body means depends on nothing else: core's validation reads the
+ * clock only for today's date (a past `Ida`, the 365-day window), so a body is parsed and validated once a day,
+ * and at midnight in São Paulo the key changes and the body is judged again (a date now past is refused).
+ * Bounded: the least recently used are forgotten.
  */
-export const createPollMemo = (): BoundedMap<string, ParsedPoll> => new BoundedMap(POLL_MEMO.entries);
+export const createRequestMemo = (): BoundedMap<string, ParsedRequest> => new BoundedMap(REQUEST_MEMO.entries);
 
 /** What the search routes share. */
 export interface SearchRouteDeps {
@@ -46,8 +47,8 @@ export interface SearchRouteDeps {
   readonly pollHintMs: number;
   /** Written answers kept for the next polls (see `WrittenPages`). */
   readonly pages: WrittenPages;
-  /** Parsed polls by body text (see {@link createPollMemo}). */
-  readonly polls: BoundedMap<string, ParsedPoll>;
+  /** Parsed requests by compat, day and body text (see {@link createRequestMemo}). */
+  readonly requests: BoundedMap<string, ParsedRequest>;
 }
 
 /** A search request resolved to its search and the page asked. */
@@ -90,12 +91,13 @@ export const pollField = (body: unknown): "Token" | "LeaseId" => {
 export const resolveSearch = async (deps: SearchRouteDeps, c: Context<AppEnv>): Promise<ResolvedSearch> => {
   const text = await readBodyText(c.req.raw, deps.bodyLimitBytes);
   const { tenant, compat } = c.get("principal");
-  const memoKey = text.length <= POLL_MEMO.maxChars ? `${compat}\u0000${text}` : undefined;
-  let parsed: ParsedRequest | undefined = memoKey === undefined ? undefined : deps.polls.get(memoKey);
+  const now = new Date(deps.clock.now());
+  const memoKey = text.length <= REQUEST_MEMO.maxChars ? `${compat}\u0000${todayInSaoPaulo(now)}\u0000${text}` : undefined;
+  let parsed: ParsedRequest | undefined = memoKey === undefined ? undefined : deps.requests.get(memoKey);
   if (!parsed) {
-    const result = parseSearchRequest(parseJsonText(text), { airports: deps.airports, now: new Date(deps.clock.now()), compat });
+    const result = parseSearchRequest(parseJsonText(text), { airports: deps.airports, now, compat });
     if (result.kind === "invalid") throw new InvalidRequest(result.campos);
-    if (result.kind === "poll" && memoKey !== undefined) deps.polls.set(memoKey, result);
+    if (memoKey !== undefined) deps.requests.set(memoKey, result);
     parsed = result;
   }
   const asked = { page: parsed.page, pageSize: parsed.allResults ? ("all" as const) : parsed.pageSize, view: parsed.view ?? DEFAULT_VIEW, asked: askedOf(parsed) };

@@ -102,13 +102,20 @@ const writtenAnswer = (deps: SearchRouteDeps, s: SearchSnapshot, r: ResolvedSear
   return w;
 };
 
+/** Printable ASCII but `"` and `\`: a JSON string's content as it is, one byte per character. */
+const PLAIN_JSON_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 /** The written answer's bytes with a request's id spliced in. */
-const withRequestId = (w: Written, requestId: string): Uint8Array<ArrayBuffer> => {
-  // Escaped as a JSON string's content, whatever the id holds.
-  const id = encoder.encode(JSON.stringify(requestId).slice(1, -1));
-  const bytes = new Uint8Array(w.before.length + id.length + w.after.length);
+export const withRequestId = (w: Written, requestId: string): Uint8Array<ArrayBuffer> => {
+  // Escaped as a JSON string's content, whatever the id holds; a plain id (a UUID, a client's token) is
+  // written straight into the answer's bytes.
+  const plain = PLAIN_JSON_TEXT.test(requestId);
+  const id = plain ? undefined : encoder.encode(JSON.stringify(requestId).slice(1, -1));
+  const idLength = id ? id.length : requestId.length;
+  const bytes = new Uint8Array(w.before.length + idLength + w.after.length);
   bytes.set(w.before, 0);
-  bytes.set(id, w.before.length);
-  bytes.set(w.after, w.before.length + id.length);
+  if (id) bytes.set(id, w.before.length);
+  else encoder.encodeInto(requestId, bytes.subarray(w.before.length, w.before.length + idLength));
+  bytes.set(w.after, w.before.length + idLength);
   return bytes;
 };

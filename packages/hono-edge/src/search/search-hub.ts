@@ -43,6 +43,7 @@ export interface SearchHubOptions {
  */
 export class SearchHub {
   private readonly running = new Map<string, RunningSearch>();
+  private readonly servedBy = new WeakMap<SearchQuery, readonly SearchSource[]>();
   private readonly cache: SnapshotCache;
   private readonly availability: StoreAvailability;
   private readonly unwatchStore: Unwatch | undefined;
@@ -63,7 +64,7 @@ export class SearchHub {
    * {@link SearchCapacityReached} (logged) when the store has no room for a new one.
    */
   async open(tenant: string, query: SearchQuery, hiddenCashAirlines: readonly number[]): Promise<SearchRecord> {
-    const active = sourcesFor(query, this.o.sources);
+    const active = this.sourcesOf(query);
     const now = this.o.clock.now();
     const candidate: SearchRecord = {
       id: this.o.newId(),
@@ -142,6 +143,16 @@ export class SearchHub {
   async close(): Promise<void> {
     this.unwatchStore?.();
     await Promise.all([...this.running.values()].map((r) => r.stop(true)));
+  }
+
+  /** The sources that serve a query, once per query object (a query read from a remembered body is the same object). */
+  private sourcesOf(query: SearchQuery): readonly SearchSource[] {
+    let active = this.servedBy.get(query);
+    if (!active) {
+      active = sourcesFor(query, this.o.sources);
+      this.servedBy.set(query, active);
+    }
+    return active;
   }
 
   private start(record: SearchRecord, base: SearchSnapshot, sources: readonly SearchSource[]): void {
