@@ -171,7 +171,7 @@ const measureServing = async (quick: boolean) => {
  * Memory per active (completed, not expired) search: the largest Mode B round trips of the simulator; then
  * what is left once their TTL passed.
  */
-const measurePerSearch = async (quick: boolean): Promise<PerSearchFigures> => {
+export const measurePerSearch = async (quick: boolean): Promise<PerSearchFigures> => {
   const n = quick ? 20 : 100;
   const ttlMs = quick ? 20_000 : 40_000;
   const server = await startServiceProcess({ ttlMs, latencyMs: 200 });

@@ -73,6 +73,7 @@ export {
 export { search, type SearchOptions } from "./engine/search.js";
 export { reduce } from "./engine/reduce.js";
 export { initialSnapshot, hasResults, offerCount, failedSources, type SearchSnapshot, type InitialSnapshotOptions } from "./engine/snapshot.js";
+export { StringMap } from "./engine/string-map.js";
 export type { SearchEvent } from "./engine/events.js";
 export type { SourceFailure } from "./engine/run-source.js";
 export type { SourceProgress, SourceState } from "./engine/progress.js";

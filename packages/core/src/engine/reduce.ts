@@ -1,5 +1,3 @@
-import * as HashMap from "effect/HashMap";
-import * as Option from "effect/Option";
 import type { Offer } from "../domain/offer.js";
 import { SOURCE_FAILURE } from "../errors/error-catalogue.js";
 import { isRetryable } from "../errors/source-errors.js";
@@ -38,9 +36,9 @@ const mergeBatch = (s: SearchSnapshot, sourceId: string, batch: readonly Offer[]
   let changed = false;
   for (const offer of batch) {
     if (offer.miles === undefined && s.hiddenCashAirlines.has(offer.airlineId)) continue;
-    const prior = Option.getOrUndefined(HashMap.get(offers, offer.id));
+    const prior = offers.get(offer.id);
     if (prior && samePrice(prior, offer)) continue;
-    const lookup = (id: string) => Option.getOrUndefined(HashMap.get(offers, id));
+    const lookup = (id: string) => offers.get(id);
     const outboundDir = offer.itinerary.direction === "outbound";
     if (prior) {
       if (outboundDir) outbound = unindexOffer(outbound, s.grouping, prior, lookup);
@@ -48,7 +46,7 @@ const mergeBatch = (s: SearchSnapshot, sourceId: string, batch: readonly Offer[]
     } else {
       added++;
     }
-    offers = HashMap.set(offers, offer.id, offer);
+    offers = offers.set(offer.id, offer);
     if (outboundDir) outbound = indexOffer(outbound, s.grouping, offer);
     else inbound = indexOffer(inbound, s.grouping, offer);
     changed = true;

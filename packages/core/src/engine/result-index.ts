@@ -6,7 +6,9 @@ import type { Carrier, Direction } from "../domain/itinerary.js";
 import type { Offer } from "../domain/offer.js";
 import type { SearchMode } from "../domain/query.js";
 import { BEST_CENTAVOS_PER_MINUTE, stopsBucket, type SortKey } from "../presentation/result-view.js";
+import { hasMember, memberCount, memberId, memberIds, oneMember, removeMember, setMember, type Members } from "./members.js";
 import { addSorted, emptySortedStrings, type SortedStrings } from "./sorted-set.js";
+import { StringMap } from "./string-map.js";
 
 /**
  * How a search groups its offers for presentation:
@@ -33,7 +35,7 @@ export interface Group {
   /** Whether the group is paid in cash (Mode A groups never mix cash and miles). */
   readonly cash: boolean;
   /** Mode A: flightKey -> offer id. Mode B and single: offer id -> offer id. */
-  readonly members: HashMap.HashMap<string, string>;
+  readonly members: Members;
   /** The cheapest member's offer id. */
   readonly mainId: string;
   /** Bit b set when a member itinerary has stops bucket b (0, 1, 2 = two or more). */
@@ -100,7 +102,7 @@ export const parseSignature = (sig: string): { readonly iata: string; readonly c
 
 /** Everything known about one direction of a search, maintained incrementally. */
 export interface DirectionIndex {
-  readonly groups: HashMap.HashMap<string, Group>;
+  readonly groups: StringMap<Group>;
   readonly order: RedBlackTree.RedBlackTree<OrderKey, string>;
   /**
    * Price groups (Mode A) partitioned by {@link signatureOf}, each partition in every sort order. A page
@@ -109,8 +111,12 @@ export interface DirectionIndex {
    * count of its filter values. There are few partitions (airlines x payment kinds x stops masks).
    */
   readonly bySignature: HashMap.HashMap<string, SignatureOrders>;
+  /*
+   * The filter values and counts of Mode A's `meta`, from here to the end: kept for price groups only (a
+   * comparison or a single airline's answer has no `meta`, and they would cost about as much as its groups).
+   */
   /** Distinct flights (by flightKey) with their number of stops. */
-  readonly flights: HashMap.HashMap<string, number>;
+  readonly flights: StringMap<number>;
   /** Distinct flights per number of stops. */
   readonly stops: HashMap.HashMap<number, number>;
   /** Validating airlines seen: IATA -> display name. */
@@ -123,12 +129,19 @@ export interface DirectionIndex {
   readonly airports: SortedStrings;
 }
 
+/** The group of a key the index holds (its orders name only groups it holds); throws for any other key. */
+export const groupOf = (ix: DirectionIndex, key: string): Group => {
+  const g = ix.groups.get(key);
+  if (g === undefined) throw new Error(`no group ${key} in the index`);
+  return g;
+};
+
 /** An empty direction index. */
 export const emptyDirectionIndex = (): DirectionIndex => ({
-  groups: HashMap.empty(),
+  groups: StringMap.empty(),
   order: RedBlackTree.empty<OrderKey, string>(Order.string),
   bySignature: HashMap.empty(),
-  flights: HashMap.empty(),
+  flights: StringMap.empty(),
   stops: HashMap.empty(),
   airlines: HashMap.empty(),
   departures: emptySortedStrings(),
@@ -157,13 +170,13 @@ const memberKeyOf = (kind: GroupingKind, offer: Offer): string => (kind === "pri
 
 /** Records the filters and counts of a flight seen for the first time. */
 const addFlight = (ix: DirectionIndex, offer: Offer): DirectionIndex => {
-  if (HashMap.has(ix.flights, offer.flightKey)) return ix;
+  if (ix.flights.has(offer.flightKey)) return ix;
   const it = offer.itinerary;
   let airports = ix.airports;
   for (const leg of it.legs) airports = addSorted(addSorted(airports, leg.origin), leg.destination);
   return {
     ...ix,
-    flights: HashMap.set(ix.flights, offer.flightKey, it.stops),
+    flights: ix.flights.set(offer.flightKey, it.stops),
     stops: HashMap.set(ix.stops, it.stops, Option.getOrElse(HashMap.get(ix.stops, it.stops), () => 0) + 1),
     airlines: HashMap.has(ix.airlines, offer.validatingCarrier.iata)
       ? ix.airlines
@@ -216,7 +229,7 @@ const setGroup = (ix: DirectionIndex, kind: GroupingKind, before: Group | undefi
     if (afterKey !== undefined && after) order = RedBlackTree.insert(order, afterKey, after.key);
   }
   const bySignature = kind === "price-group" ? setPartitioned(ix.bySignature, before, after) : ix.bySignature;
-  const groups = after ? HashMap.set(ix.groups, after.key, after) : before ? HashMap.remove(ix.groups, before.key) : ix.groups;
+  const groups = after ? ix.groups.set(after.key, after) : before ? ix.groups.delete(before.key) : ix.groups;
   return { ...ix, groups, order, bySignature };
 };
 
@@ -230,38 +243,55 @@ const withMember = (g: Group, offer: Offer): Pick<Group, "stopsMask" | "minDurat
   };
 };
 
+/** A group as one literal: built by spreads, it would keep its members in a separate, larger store. */
+const compactGroup = (g: Group): Group => ({
+  key: g.key,
+  direction: g.direction,
+  airlineId: g.airlineId,
+  carrier: g.carrier,
+  price: g.price,
+  cash: g.cash,
+  members: g.members,
+  mainId: g.mainId,
+  stopsMask: g.stopsMask,
+  minDuration: g.minDuration,
+  firstDeparture: g.firstDeparture,
+  firstArrival: g.firstArrival,
+});
+
 const EMPTY_SUMMARY = { stopsMask: 0, minDuration: Number.POSITIVE_INFINITY, firstDeparture: "\uffff", firstArrival: "\uffff" };
 
 /** Adds an offer (new, or a refined version of one already known under the same id). */
 export const indexOffer = (ix: DirectionIndex, kind: GroupingKind, offer: Offer): DirectionIndex => {
   const key = groupKeyOf(kind, offer);
   const member = memberKeyOf(kind, offer);
-  const before = Option.getOrUndefined(HashMap.get(ix.groups, key));
+  const before = ix.groups.get(key);
   let next: Group;
   if (!before) {
-    next = {
+    next = compactGroup({
       key,
       direction: offer.itinerary.direction,
       airlineId: offer.airlineId,
       carrier: offer.validatingCarrier,
       price: offer.total.amount,
       cash: offer.miles === undefined,
-      members: HashMap.make([member, offer.id]),
+      members: oneMember(member, offer.id),
       mainId: offer.id,
       ...withMember(EMPTY_SUMMARY as Group, offer),
-    };
+    });
   } else {
-    if (kind === "price-group" && HashMap.has(before.members, member)) return addFlight(ix, offer);
+    if (kind === "price-group" && hasMember(before.members, member)) return addFlight(ix, offer);
     const cheaper = kind === "comparison" && offer.total.amount < before.price;
-    next = {
+    next = compactGroup({
       ...before,
-      members: HashMap.set(before.members, member, offer.id),
+      members: setMember(before.members, member, offer.id),
       price: cheaper ? offer.total.amount : before.price,
       mainId: cheaper ? offer.id : before.mainId,
       ...withMember(before, offer),
-    };
+    });
   }
-  return addFlight(setGroup(ix, kind, before, next), offer);
+  const grouped = setGroup(ix, kind, before, next);
+  return kind === "price-group" ? addFlight(grouped, offer) : grouped;
 };
 
 /**
@@ -275,18 +305,18 @@ export const unindexOffer = (
   lookup: (id: string) => Offer | undefined,
 ): DirectionIndex => {
   const key = groupKeyOf(kind, offer);
-  const before = Option.getOrUndefined(HashMap.get(ix.groups, key));
+  const before = ix.groups.get(key);
   if (!before) return ix;
   const member = memberKeyOf(kind, offer);
-  if (Option.getOrUndefined(HashMap.get(before.members, member)) !== offer.id) return ix;
-  const members = HashMap.remove(before.members, member);
-  if (HashMap.size(members) === 0) return setGroup(ix, kind, before, undefined);
+  if (memberId(before.members, member) !== offer.id) return ix;
+  const members = removeMember(before.members, member);
+  if (memberCount(members) === 0) return setGroup(ix, kind, before, undefined);
   let mainId = before.mainId;
   let price = before.price;
   if (mainId === offer.id) {
     mainId = "";
     price = Number.POSITIVE_INFINITY;
-    for (const id of HashMap.values(members)) {
+    for (const id of memberIds(members)) {
       const o = lookup(id);
       if (o && (o.total.amount < price || (o.total.amount === price && id < mainId))) {
         mainId = id;
@@ -296,11 +326,11 @@ export const unindexOffer = (
     if (kind === "price-group") price = before.price;
   }
   let summary = EMPTY_SUMMARY as Group;
-  for (const id of HashMap.values(members)) {
+  for (const id of memberIds(members)) {
     const o = lookup(id);
     if (o) summary = { ...summary, ...withMember(summary, o) };
   }
-  return setGroup(ix, kind, before, { ...before, members, mainId, price, ...pickSummary(summary) });
+  return setGroup(ix, kind, before, compactGroup({ ...before, members, mainId, price, ...pickSummary(summary) }));
 };
 
 const pickSummary = (g: Group): Pick<Group, "stopsMask" | "minDuration" | "firstDeparture" | "firstArrival"> => ({

@@ -1,4 +1,4 @@
-import * as HashMap from "effect/HashMap";
+import { StringMap } from "./string-map.js";
 import type { Offer } from "../domain/offer.js";
 import type { SearchQuery } from "../domain/query.js";
 import type { SourceProgress } from "./progress.js";
@@ -19,7 +19,7 @@ export interface SearchSnapshot {
   /** Per-source progress, in the order the sources were given. */
   readonly sources: readonly SourceProgress[];
   /** Every offer received, by id (refined in place when a source sends the same id again). */
-  readonly offers: HashMap.HashMap<string, Offer>;
+  readonly offers: StringMap<Offer>;
   /** How offers are grouped for presentation (follows the query's mode). */
   readonly grouping: GroupingKind;
   readonly outbound: DirectionIndex;
@@ -45,7 +45,7 @@ export const initialSnapshot = (
   completed: sources.length === 0,
   completion: sources.length === 0 ? "finished" : undefined,
   sources: sources.map((s) => ({ id: s.id, name: s.name, state: "pending", items: 0, attempts: 1 })),
-  offers: HashMap.empty(),
+  offers: StringMap.empty(),
   grouping: groupingFor(query.mode),
   outbound: emptyDirectionIndex(),
   inbound: emptyDirectionIndex(),
@@ -53,10 +53,10 @@ export const initialSnapshot = (
 });
 
 /** Number of offers in a snapshot. */
-export const offerCount = (s: SearchSnapshot): number => HashMap.size(s.offers);
+export const offerCount = (s: SearchSnapshot): number => s.offers.size;
 
 /** Whether any source has produced offers. */
-export const hasResults = (s: SearchSnapshot): boolean => HashMap.size(s.offers) > 0;
+export const hasResults = (s: SearchSnapshot): boolean => s.offers.size > 0;
 
 /** Sources that failed. */
 export const failedSources = (s: SearchSnapshot): readonly SourceProgress[] => s.sources.filter((p) => p.state === "failed");

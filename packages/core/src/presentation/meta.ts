@@ -15,7 +15,7 @@ const filterOf = (ix: DirectionIndex): FilterView => {
     arrivals: sortedValues(ix.arrivals),
     departureAirports: sortedValues(ix.departureAirports),
     arrivalAirports: sortedValues(ix.arrivalAirports),
-    total: HashMap.size(ix.flights),
+    total: ix.flights.size,
   };
 };
 
@@ -48,7 +48,7 @@ const computeMeta = (s: SearchSnapshot, airports: AirportDirectory, totalGroups:
   return {
     airports: list,
     totalGroups,
-    countFlights: HashMap.size(s.outbound.flights) + (roundTrip ? HashMap.size(s.inbound.flights) : 0),
+    countFlights: s.outbound.flights.size + (roundTrip ? s.inbound.flights.size : 0),
     way: filterOf(s.outbound),
     back: roundTrip ? filterOf(s.inbound) : undefined,
   };

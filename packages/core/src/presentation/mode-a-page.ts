@@ -2,7 +2,7 @@ import * as HashMap from "effect/HashMap";
 import * as RedBlackTree from "effect/RedBlackTree";
 import type { AirportDirectory } from "../domain/airport.js";
 import type { Offer } from "../domain/offer.js";
-import { parseSignature, type DirectionIndex, type Group } from "../engine/result-index.js";
+import { groupOf, parseSignature, type DirectionIndex, type Group } from "../engine/result-index.js";
 import type { SearchSnapshot } from "../engine/snapshot.js";
 import { metaOf } from "./meta.js";
 import {
@@ -96,7 +96,7 @@ const extend = (s: SearchSnapshot, scan: Scan, f: ResultFilters, until: number):
       break;
     }
     const key = next.value;
-    if (onlyCategorical(f) || groupPasses(s, HashMap.unsafeGet(s.outbound.groups, key), f)) scan.keys.push(key);
+    if (onlyCategorical(f) || groupPasses(s, groupOf(s.outbound, key), f)) scan.keys.push(key);
   }
 };
 
@@ -134,7 +134,7 @@ const oneWayPage = (s: SearchSnapshot, page: number, askedSize: number | "all", 
     if (start < totalItems) {
       for (const [, key] of RedBlackTree.at(tree, start)) {
         if (flights.length === pageSize) break;
-        const g = HashMap.unsafeGet(s.outbound.groups, key);
+        const g = groupOf(s.outbound, key);
         flights.push(viewOf(g, groupOffers(s, g, byDeparture)));
       }
     }
@@ -151,7 +151,7 @@ const oneWayPage = (s: SearchSnapshot, page: number, askedSize: number | "all", 
   const start = (page - 1) * pageSize;
   extend(s, scan, f, start + pageSize);
   for (const key of scan.keys.slice(start, start + pageSize)) {
-    const g = HashMap.unsafeGet(s.outbound.groups, key);
+    const g = groupOf(s.outbound, key);
     flights.push(viewOf(g, matchingMembers(s, g, f)));
   }
   return { flights, totalItems, pageSize };

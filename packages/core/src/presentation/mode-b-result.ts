@@ -1,7 +1,6 @@
-import * as HashMap from "effect/HashMap";
 import * as RedBlackTree from "effect/RedBlackTree";
 import type { Offer } from "../domain/offer.js";
-import type { DirectionIndex } from "../engine/result-index.js";
+import { groupOf, type DirectionIndex } from "../engine/result-index.js";
 import type { SearchSnapshot } from "../engine/snapshot.js";
 import { byPrice, groupOffers } from "./select.js";
 import type { ComparisonView } from "./views.js";
@@ -15,7 +14,7 @@ export interface ModeBResult {
 const comparisons = (s: SearchSnapshot, ix: DirectionIndex): ComparisonView[] => {
   const out: ComparisonView[] = [];
   for (const key of RedBlackTree.values(ix.order)) {
-    const g = HashMap.unsafeGet(ix.groups, key);
+    const g = groupOf(ix, key);
     const [main, ...rest] = groupOffers(s, g, byPrice);
     if (!main) continue;
     const fareOptions = rest.filter((o) => o.seller.id === main.seller.id);

@@ -1,4 +1,3 @@
-import * as HashMap from "effect/HashMap";
 import type { AirportDirectory } from "../domain/airport.js";
 import type { Carrier } from "../domain/itinerary.js";
 import type { Offer } from "../domain/offer.js";
@@ -71,7 +70,7 @@ export const roundTripPairs = (s: SearchSnapshot, airports: AirportDirectory): r
   // bucket -> flightKey -> cheapest offer, per direction.
   const outs = new Map<string, Map<string, Offer>>();
   const backs = new Map<string, Map<string, Offer>>();
-  for (const o of HashMap.values(s.offers)) {
+  for (const o of s.offers.values()) {
     const outbound = o.itinerary.direction === "outbound";
     if (o.itinerary.durationMinutes > (outbound ? limitOut : limitBack)) continue;
     const bucket = `${o.validatingCarrier.iata}|${o.seller.id}|${o.miles === undefined ? "C" : "M"}`;

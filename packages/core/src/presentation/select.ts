@@ -1,16 +1,15 @@
-import * as HashMap from "effect/HashMap";
-import * as Option from "effect/Option";
 import type { Offer } from "../domain/offer.js";
+import { memberIds } from "../engine/members.js";
 import type { Group } from "../engine/result-index.js";
 import type { SearchSnapshot } from "../engine/snapshot.js";
 
 /** The current version of an offer in a snapshot. */
-export const offerById = (s: SearchSnapshot, id: string): Offer | undefined => Option.getOrUndefined(HashMap.get(s.offers, id));
+export const offerById = (s: SearchSnapshot, id: string): Offer | undefined => s.offers.get(id);
 
 /** The offers of a group, in the order given by `compare`. */
 export const groupOffers = (s: SearchSnapshot, group: Group, compare: (a: Offer, b: Offer) => number): Offer[] => {
   const out: Offer[] = [];
-  for (const id of HashMap.values(group.members)) {
+  for (const id of memberIds(group.members)) {
     const o = offerById(s, id);
     if (o) out.push(o);
   }

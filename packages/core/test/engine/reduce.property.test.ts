@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { HashMap, RedBlackTree } from "effect";
+import { RedBlackTree } from "effect";
 import { reduce } from "../../src/engine/reduce.js";
 import { initialSnapshot, type SearchSnapshot } from "../../src/engine/snapshot.js";
 import type { SearchQuery } from "../../src/domain/query.js";
@@ -49,7 +49,7 @@ const fold = (query: SearchQuery, batches: readonly (readonly ReturnType<typeof 
     [initialSnapshot(query, SOURCES, { hiddenCashAirlines: hidden })],
   );
 
-const groupIds = (s: SearchSnapshot) => new Set(HashMap.keys(s.outbound.groups));
+const groupIds = (s: SearchSnapshot) => new Set(s.outbound.groups.keys());
 const modeB: SearchQuery = { ...queryA, returnDate: "2026-12-27", mode: { kind: "ota-comparison" } };
 const roundTrip: SearchQuery = { ...queryA, returnDate: "2026-12-27" };
 
@@ -60,7 +60,7 @@ describe("reduce (properties)", () => {
         const snaps = fold(query, batches);
         for (let i = 1; i < snaps.length; i++) {
           const [prev, next] = [snaps[i - 1]!, snaps[i]!];
-          for (const id of HashMap.keys(prev.offers)) expect(HashMap.has(next.offers, id)).toBe(true);
+          for (const id of prev.offers.keys()) expect(next.offers.has(id)).toBe(true);
           expect(next.version).toBeGreaterThanOrEqual(prev.version);
         }
       }),
@@ -140,7 +140,7 @@ describe("reduce (properties)", () => {
           expect(wire.Outros).toHaveLength(c.others.length);
           expect((wire.Tarifas ?? []).slice(1).map((t) => t.Token)).toEqual(c.fareOptions.map((o) => o.fareToken));
         }
-        expect(count).toBe(HashMap.size(s.offers));
+        expect(count).toBe(s.offers.size);
         const mains = result.outbound.map((c) => c.main.total.amount);
         expect(mains).toEqual([...mains].sort((a, b) => a - b));
         expect(RedBlackTree.size(s.outbound.order)).toBe(result.outbound.length);
@@ -153,7 +153,7 @@ describe("reduce (properties)", () => {
     fc.assert(
       fc.property(batchesArb, fc.subarray([1, 2, 3]), fc.constantFrom(queryA, modeB), (batches, hidden, query) => {
         const s = fold(query, batches, hidden).at(-1)!;
-        for (const o of HashMap.values(s.offers)) {
+        for (const o of s.offers.values()) {
           if (hidden.includes(o.airlineId)) expect(o.miles).toBeDefined();
         }
       }),

@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { HashMap } from "effect";
 import { search } from "../../src/engine/search.js";
 import type { SearchSnapshot } from "../../src/engine/snapshot.js";
 import { BusinessError, HttpStatusError, MalformedPayload, PermissionDenied, RateLimited, TransportError } from "../../src/errors/source-errors.js";
@@ -39,12 +38,12 @@ describe("search", () => {
     expect(run.last().sources.map((p) => p.state)).toEqual(["pending", "pending"]);
 
     await vi.advanceTimersByTimeAsync(100);
-    expect(HashMap.size(run.last().offers)).toBe(1);
+    expect(run.last().offers.size).toBe(1);
     expect(state(run.last(), "fast").state).toBe("done");
     expect(run.last().completed).toBe(false);
 
     await vi.advanceTimersByTimeAsync(1_000);
-    expect(HashMap.size(run.last().offers)).toBe(2);
+    expect(run.last().offers.size).toBe(2);
     expect(state(run.last(), "slow")).toMatchObject({ state: "pending", items: 1 });
 
     await vi.advanceTimersByTimeAsync(1_000);
@@ -69,7 +68,7 @@ describe("search", () => {
     await vi.advanceTimersByTimeAsync(60_000);
     const s = run.last();
     expect(s.completed).toBe(true);
-    expect(HashMap.size(s.offers)).toBe(1);
+    expect(s.offers.size).toBe(1);
     expect(state(s, "bad")).toMatchObject({ state: "failed", attempts: calls, error: { tag } });
     expect(state(s, "bad").error?.message).not.toMatch(/at secret/);
     expect(bad.log.calls).toBe(calls);
@@ -129,7 +128,7 @@ describe("search", () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(run.last()).toMatchObject({ completed: true });
     expect(state(run.last(), "flaky")).toMatchObject({ state: "done", attempts: 2, items: 2 });
-    expect(HashMap.size(run.last().offers)).toBe(2);
+    expect(run.last().offers.size).toBe(2);
   });
 
   it("waits at least the Retry-After of a rate-limited source", async () => {
@@ -168,7 +167,7 @@ describe("search", () => {
     await vi.advanceTimersByTimeAsync(5_000);
     const s = run.last();
     expect(s).toMatchObject({ completed: true, completion: "deadline" });
-    expect(HashMap.size(s.offers)).toBe(1);
+    expect(s.offers.size).toBe(1);
     expect(state(s, "late")).toMatchObject({ state: "failed", error: { tag: "DeadlineExceeded" } });
     expect(late.log.aborted).toBe(1);
     expect(run.isComplete()).toBe(true);
@@ -185,6 +184,6 @@ describe("search", () => {
     const src = scriptedSource("latam", [[{ afterMs: 10, offers: [makeOffer({ id: "cash" }), makeOffer({ id: "miles", points: 12_000 })] }]]);
     const run = collect([src], { hiddenCashAirlines: [1] });
     await vi.advanceTimersByTimeAsync(100);
-    expect([...HashMap.keys(run.last().offers)]).toEqual(["miles"]);
+    expect([...run.last().offers.keys()]).toEqual(["miles"]);
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { HashMap } from "effect";
 import { reduce } from "../../src/engine/reduce.js";
 import { initialSnapshot, type SearchSnapshot } from "../../src/engine/snapshot.js";
 import type { Offer } from "../../src/domain/offer.js";
@@ -84,7 +83,7 @@ const snapshotOf = (offers: readonly Offer[], batch = Math.max(1, offers.length)
 const reference = (s: SearchSnapshot, view: ResultView): string[] => {
   const f = view.filters;
   const rows = [];
-  for (const g of HashMap.values(s.outbound.groups)) {
+  for (const g of s.outbound.groups.values()) {
     const all = groupOffers(s, g, byDeparture);
     if (!groupValuesMatch(f, g.carrier.iata, g.cash) || !priceMatches(f, g.price)) continue;
     if (!all.some((o) => itineraryMatches(f, o))) continue;
@@ -148,7 +147,7 @@ describe("Mode A filters and sort over the whole result (properties)", () => {
         for (const iata of ["LA", "G3", "AD"]) expect(counts.airlines.find(([k]) => k === iata)?.[1] ?? 0).toBe(total({ airlines: [iata] }));
         expect(counts.miles).toBe(total({ payment: "miles" }));
         expect(counts.cash).toBe(total({ payment: "cash" }));
-        expect(counts.miles + counts.cash).toBe(HashMap.size(s.outbound.groups));
+        expect(counts.miles + counts.cash).toBe(s.outbound.groups.size);
       }),
       { numRuns: 200 },
     );

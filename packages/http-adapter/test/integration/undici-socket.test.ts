@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { lastValueFrom } from "rxjs";
-import { HashMap } from "effect";
 import { search } from "@voar/core";
 import { createReplayUpstream, loadFixture } from "@voar/testing";
 import { createUpstreamSource } from "../../src/index.js";
@@ -27,7 +26,7 @@ describe("the undici source over loopback", () => {
     try {
       const last = await lastValueFrom(search(query, [source], { baseDelayMs: 20 }));
       expect(last.sources[0]).toMatchObject({ state: "done" });
-      expect(HashMap.size(last.offers)).toBe(finalOffers(fixture, source.id, query).length);
+      expect(last.offers.size).toBe(finalOffers(fixture, source.id, query).length);
     } finally {
       await source.close();
       await served.close();

@@ -1,5 +1,4 @@
 import { vi } from "vitest";
-import { HashMap } from "effect";
 import { search, type Offer, type SearchOptions, type SearchQuery, type SearchSnapshot, type SearchSource } from "@voar/core";
 
 /** A search running in virtual time: every snapshot, and the end. */
@@ -27,11 +26,11 @@ export const startSearch = (query: SearchQuery, sources: readonly SearchSource[]
     snapshots,
     times,
     firstOfferAt: () => {
-      const i = snapshots.findIndex((s) => HashMap.size(s.offers) > 0);
+      const i = snapshots.findIndex((s) => s.offers.size > 0);
       return i < 0 ? undefined : times[i];
     },
     last: () => snapshots.at(-1)!,
-    offers: () => [...HashMap.values(snapshots.at(-1)!.offers)],
+    offers: () => [...snapshots.at(-1)!.offers.values()],
     stop: () => sub.unsubscribe(),
   };
 };

@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { HashMap } from "effect";
 import { lastValueFrom } from "rxjs";
 import { HttpStatusError, search, type SearchQuery } from "@voar/core";
 import { checkFixture, createSimulator, parseFixture, recordSource, replaySource, serializeFixture } from "../../src/index.js";
@@ -29,8 +28,8 @@ describe("recording a source", () => {
     const replayed = lastValueFrom(search(query, [replaySource(fixture, { id: "gol" })]));
     await vi.advanceTimersByTimeAsync(1_000);
     const snapshot = await replayed;
-    expect(HashMap.size(snapshot.offers)).toBe(HashMap.size(original.offers));
-    const keys = (s: typeof snapshot) => [...HashMap.values(s.offers)].map((o) => `${o.flightKey}|${o.total.amount}|${o.miles?.pointsAdult ?? -1}`).sort();
+    expect(snapshot.offers.size).toBe(original.offers.size);
+    const keys = (s: typeof snapshot) => [...s.offers.values()].map((o) => `${o.flightKey}|${o.total.amount}|${o.miles?.pointsAdult ?? -1}`).sort();
     expect(keys(snapshot)).toEqual(keys(original));
   });
 

@@ -109,7 +109,8 @@ const baggageOf = (o: UpstreamModeBOffer) => {
 const withServiceFees = (fares: readonly PassengerFare[], o: UpstreamModeBOffer): PassengerFare[] =>
   fares.map((f) => {
     const each = f.type === "ADT" ? cents(o.Taxas?.Servico) : f.type === "CHD" ? cents(o.Taxas?.ServicoChd) : 0;
-    return each === 0 ? f : { ...f, serviceFee: { amount: each * f.count, currency: f.taxes.currency } };
+    // One literal: `{ ...f, serviceFee }` would make an object of the slow (dictionary) kind, several times larger.
+    return each === 0 ? f : { type: f.type, count: f.count, base: f.base, taxes: f.taxes, serviceFee: { amount: each * f.count, currency: f.taxes.currency } };
   });
 
 const offersOf = (r: ResultFacts, o: UpstreamModeBOffer, direction: Direction, path: string): Offer[] => {

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { StringMap } from "../../src/engine/string-map.js";
+
+const KEYS = Array.from({ length: 300 }, (_, n) => `offer-${n}`);
+// A value of -1 deletes the key (a third of the operations).
+const opArb = fc.record({ key: fc.constantFrom(...KEYS), value: fc.integer({ min: -3, max: 5 }).map((n) => Math.max(-1, n)) });
+const opsArb = fc.array(opArb, { minLength: 1, maxLength: 400, size: "max" });
+
+/** Every version of a map built by `ops`, beside the plain Map it should equal. */
+const versions = (empty: StringMap<number>, ops: readonly { key: string; value: number }[]) => {
+  let m = empty;
+  let model = new Map<string, number>();
+  const all: [StringMap<number>, Map<string, number>][] = [[m, model]];
+  for (const { key, value } of ops) {
+    model = new Map(model);
+    if (value < 0) {
+      model.delete(key);
+      m = m.delete(key);
+    } else {
+      model.set(key, value);
+      m = m.set(key, value);
+    }
+    all.push([m, model]);
+  }
+  return all;
+};
+
+const contents = (m: StringMap<number>) => ({ size: m.size, entries: [...m].sort(([a], [b]) => (a < b ? -1 : 1)), got: KEYS.map((k) => m.get(k)) });
+const expected = (model: Map<string, number>) => ({ size: model.size, entries: [...model].sort(([a], [b]) => (a < b ? -1 : 1)), got: KEYS.map((k) => model.get(k)) });
+
+describe("StringMap (properties)", () => {
+  it("holds what a Map holds after the same sets and deletes, and every earlier version stays as it was", () => {
+    fc.assert(
+      fc.property(opsArb, (ops) => {
+        const all = versions(StringMap.empty(), ops);
+        expect(all.map(([m]) => contents(m))).toEqual(all.map(([, model]) => expected(model)));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("keeps keys apart when their hashes collide, wholly or in part", () => {
+    // Few distinct hashes: keys share their first five 5-bit fragments (n % 7 in each), differ or not in
+    // the sixth (n % 2), and share the rest: many full collisions, many long common prefixes.
+    const weak = (s: string) => {
+      const n = Number(s.slice(6));
+      return (n % 7) * 0x108421 + (n % 2) * (1 << 25);
+    };
+    fc.assert(
+      fc.property(opsArb, (ops) => {
+        const all = versions(StringMap.empty(weak), ops);
+        expect(all.map(([m]) => contents(m))).toEqual(all.map(([, model]) => expected(model)));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("answers itself when a set or a delete changes nothing", () => {
+    const m = StringMap.of([["a", 1], ["b", 2]]);
+    expect(m.set("a", 1)).toBe(m);
+    expect(m.set("a", 3)).not.toBe(m);
+    expect(m.get("a")).toBe(1);
+    expect(m.delete("c")).toBe(m);
+    expect(m.delete("a").size).toBe(1);
+  });
+});
