@@ -41,6 +41,9 @@ export {
 } from "./domain/offer.js";
 export type { Airport, AirportDirectory } from "./domain/airport.js";
 
+// Utilities
+export { hash53 } from "./util/hash53.js";
+
 // Errors
 export {
   AuthError,

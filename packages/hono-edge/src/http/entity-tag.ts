@@ -3,20 +3,10 @@
  * asked (page, page size, filters, order); its `RequestId` differs per request but is no part of its
  * content, so the tag is weak (`W/`) and leaves the id out.
  */
+import { hash53 } from "@voar/core";
 
-/** A 53-bit hash of a text (cyrb53), as base-36: short, and collisions between a search's pages are negligible. */
-export const hash53 = (text: string): string => {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
-};
+/** A 53-bit hash of a text (core's cyrb53), as base-36: short, and collisions between a search's pages are negligible. */
+export const hashText = (text: string): string => hash53(text).toString(36);
 
 /** The weak entity tag of a search's answer at a version, for what was asked (`asked`: a hash of page and view). */
 export const answerTag = (searchId: string, version: number, asked: string): string => `W/"${searchId}.${version}.${asked}"`;

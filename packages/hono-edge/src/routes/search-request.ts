@@ -15,7 +15,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../app/app-env.js";
 import type { Clock } from "../clock.js";
 import { InvalidRequest, UnknownSearch } from "../errors/service-errors.js";
-import { hash53 } from "../http/entity-tag.js";
+import { hashText } from "../http/entity-tag.js";
 import { parseJsonText, readBodyText } from "../http/read-body.js";
 import type { SearchHub } from "../search/search-hub.js";
 import type { SearchRecord } from "../search/session-store.js";
@@ -70,7 +70,7 @@ const askedOf = (parsed: ParsedRequest): string => {
   if (asked === undefined) {
     // The whole result ("all") is one answer whatever page came with it; filters and order make another answer.
     const page = parsed.allResults ? "all" : `${parsed.page}|${parsed.pageSize}`;
-    asked = hash53(`${page}|${viewKey(parsed.view ?? DEFAULT_VIEW)}`);
+    asked = hashText(`${page}|${viewKey(parsed.view ?? DEFAULT_VIEW)}`);
     askedKeys.set(parsed, asked);
   }
   return asked;

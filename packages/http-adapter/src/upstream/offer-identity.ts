@@ -6,25 +6,14 @@
  * whatever its role, so the id is made from the link: a digest of it, not the link itself, which the offer
  * already holds (`seller.url`) and which is often longer than everything else the offer keeps as text.
  */
-import type { Offer } from "@voar/core";
+import { hash53, type Offer } from "@voar/core";
 
 /**
- * A 53-bit digest of a text, as 11 base-36 digits (cyrb53: two 32-bit multiply-xor lanes). Pure JS, so it
- * is the same on every runtime. Two different links share a digest with a chance of about 1 in 10^16; among
+ * A 53-bit digest of a text, as 11 base-36 digits (core's `hash53`, the same on every runtime). Two
+ * different links share a digest with a chance of about 1 in 10^16; among
  * the 10,000 OTA links of a very large search, any two with a chance of about 1 in 10^8.
  */
-export const linkDigest = (text: string): string => {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36).padStart(11, "0");
-};
+export const linkDigest = (text: string): string => hash53(text).toString(36).padStart(11, "0");
 
 /**
  * Re-keys the OTA offers that have a link as `<source id>:url:<digest of the link>`; other offers keep their

@@ -4,19 +4,10 @@
  * gives the same flights whatever the order in which sources are called.
  */
 
-/** A 53-bit hash of a string (cyrb53): fast, well spread, stable across runtimes. */
-export const hash53 = (text: string, salt = 0): number => {
-  let h1 = 0xdeadbeef ^ salt;
-  let h2 = 0x41c6ce57 ^ salt;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
-};
+import { hash53 } from "@voar/core";
+
+/** A 53-bit hash of a string (core's cyrb53), salted: fast, well spread, stable across runtimes. */
+export { hash53 };
 
 /** A hash of key parts mapped to [0, 1): a deterministic coin for yes/no decisions. */
 export const unitHash = (...parts: readonly (string | number)[]): number => hash53(parts.join("|")) / 2 ** 53;
