@@ -26,25 +26,34 @@ export const WRITTEN_PAGES_BYTES = 16 * 1024 * 1024;
  * version's answer is dropped when a newer one is written), least recently used dropped first beyond a
  * budget of bytes. Polls repeat the same few pages, so a small budget serves them; what it holds is bounded
  * whatever the number of searches, instead of every page of every live search staying in memory.
+ *
+ * An answer's bytes are kept from its second request on: the first one leaves only a mark (the key and the
+ * version). Most versions of a running search are read once (by the one client polling it, which then sees
+ * a newer version), so keeping their bytes would fill the budget with answers nobody asks for again; a page
+ * polled again unchanged (a client without `If-None-Match`, several clients of one search) is written twice,
+ * then served from here.
  */
 export class WrittenPages {
-  private readonly entries = new Map<string, { readonly version: number; readonly written: Written }>();
+  private readonly entries = new Map<string, { readonly version: number; readonly written: Written | undefined }>();
   private bytes = 0;
 
   constructor(private readonly budgetBytes = WRITTEN_PAGES_BYTES) {}
 
   get(key: string, version: number): Written | undefined {
     const entry = this.entries.get(key);
-    if (!entry || entry.version !== version) return undefined;
+    if (!entry || entry.version !== version || !entry.written) return undefined;
     this.entries.delete(key);
     this.entries.set(key, entry);
     return entry.written;
   }
 
+  /** Offers this answer of the key's version: kept if it was asked before (see the class), else marked. */
   set(key: string, version: number, written: Written): void {
+    const seen = this.entries.get(key)?.version === version;
     this.drop(key);
-    this.entries.set(key, { version, written });
-    this.bytes += sizeOf(written);
+    const entry = { version, written: seen ? written : undefined };
+    this.entries.set(key, entry);
+    this.bytes += sizeOf(key, entry.written);
     for (const oldest of this.entries.keys()) {
       if (this.bytes <= this.budgetBytes || oldest === key) break;
       this.drop(oldest);
@@ -55,11 +64,12 @@ export class WrittenPages {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
-    this.bytes -= sizeOf(entry.written);
+    this.bytes -= sizeOf(key, entry.written);
   }
 }
 
-const sizeOf = (w: Written) => w.before.byteLength + w.after.byteLength;
+/** Bytes an entry is counted for: its answer's, or a mark's (its key and the map's entry, about). */
+const sizeOf = (key: string, w: Written | undefined) => (w ? w.before.byteLength + w.after.byteLength : 64 + 2 * key.length);
 
 /**
  * The JSON text of a polling answer. Polls of one search version and page get the same envelope but their
