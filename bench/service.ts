@@ -11,7 +11,7 @@
  * fake upstream in a third process (the simulator's work is off its request path and out of its memory).
  */
 import { fmt, isQuick, summarize, type Figure } from "./lib/measure.js";
-import { compareServers, type Comparison, type Shot } from "./service/http-compare.js";
+import { compareServers, LOAD_TOOL, type Comparison, type Shot } from "./service/http-compare.js";
 import { wireBytes } from "./service/wire-bytes.js";
 import { distinctQueries, LARGE_ROUTES, percentile, searchRound, type SearchBody } from "./service/search-load.js";
 import { BENCH_KEY, startServiceProcess, type MemoryReading, type ServiceProcess } from "./service/service-process.js";
@@ -56,7 +56,13 @@ export interface ServedAnswer extends Comparison {
 export interface ServiceFigures {
   readonly load: LoadFigures;
   readonly cachedPage: ServedAnswer;
+  /** The cached page's bytes through Hono on @hono/node-server alone, against the bare server: the framework's ceiling. */
+  readonly framework: Comparison;
   readonly repeatedQuery: ServedAnswer;
+  /** The cached page by Token, served by the demo (`voar-demo`, the server a user tries first). */
+  readonly demoCachedPage: ServedAnswer;
+  /** The load generator of the serving comparisons. */
+  readonly loadTool: "wrk" | "autocannon";
   /** Bytes on the wire (status line, headers, body) of the full answer and of a conditional poll's 304. */
   readonly conditional: { readonly full: number; readonly notModified: number; readonly status: number };
   readonly perSearch: PerSearchFigures;
@@ -71,6 +77,12 @@ export interface PerSearchFigures {
   /** The same, per 1,000 offers (offers summed over the searches). */
   readonly rssPer1000Offers: number;
   readonly heapPer1000Offers: number;
+  /**
+   * What the resident growth per 1,000 offers is made of: the V8 heap's committed pages (used and the free
+   * ones V8 keeps), ArrayBuffers and other memory bound to JavaScript objects, and the rest (the allocator's
+   * pages, code, stacks).
+   */
+  readonly rssParts: { readonly heapCommitted: number; readonly external: number; readonly rest: number };
   /** The same over every search from the start (fixed costs paid once included), for comparison. */
   readonly whole: { readonly searches: number; readonly heapPer1000Offers: number; readonly rssPer1000Offers: number };
   /** Heap after their TTL passed (and a new search let the store evict them), minus the heap before them. */
@@ -144,26 +156,45 @@ const compareAnswer = async (server: ServiceProcess, body: SearchBody, quick: bo
   const text = await res.text();
   if (res.status !== 200) throw new Error(`the answer to serve is HTTP ${res.status}: ${text.slice(0, 200)}`);
   await server.setBare(text, { "content-type": res.headers.get("content-type") ?? "application/json" });
-  const shot = (origin: string): Shot => ({ url: `${origin}/api/ConsultaAereo/Consultar`, method: "POST", headers: HEADERS, body: JSON.stringify(body) });
-  const comparison = await compareServers(shot(server.bareUrl), shot(server.appUrl), { runs: 5, durationS: quick ? 1 : 3, connections: 32 });
+  const comparison = await compareServers(shotOf(server.bareUrl, body), shotOf(server.appUrl, body), compareOptions(quick));
   return { ...comparison, bytes: Buffer.byteLength(text) };
 };
 
-/** A completed Mode A search (CNF-GRU), then its page 1 of 10 by Token, and the repeated query; the bytes of a 304. */
+const shotOf = (origin: string, body: SearchBody): Shot => ({ url: `${origin}/api/ConsultaAereo/Consultar`, method: "POST", headers: HEADERS, body: JSON.stringify(body) });
+const compareOptions = (quick: boolean) => ({ runs: 5, durationS: quick ? 1 : 3, connections: 32 });
+
+/** A completed search of the query on the server, and the poll of its page 1 of 10 by Token. */
+const completedPoll = async (server: ServiceProcess, query: SearchBody) => {
+  const round = await searchRound(server.appUrl, [query], 50);
+  if (round.errors > 0) throw new Error(`the search to serve failed: ${round.firstError}`);
+  const first = await fetch(`${server.appUrl}/api/ConsultaAereo/Consultar`, { method: "POST", headers: HEADERS, body: JSON.stringify(query) });
+  const token = ((await first.json()) as { Token: string }).Token;
+  return { Token: token, NumeroPagina: 1, QuantidadePorPagina: 10 };
+};
+
+/**
+ * A completed Mode A search (CNF-GRU), then its page 1 of 10 by Token, and the repeated query; the bytes of a
+ * 304; then the page by Token again, served by the demo.
+ */
 const measureServing = async (quick: boolean) => {
+  const [query] = distinctQueries(1, 30);
   const server = await startServiceProcess({ ttlMs: 600_000, latencyMs: 200 });
   try {
-    const [query] = distinctQueries(1, 30);
-    const round = await searchRound(server.appUrl, [query!], 50);
-    if (round.errors > 0) throw new Error(`the search to serve failed: ${round.firstError}`);
-    const first = await fetch(`${server.appUrl}/api/ConsultaAereo/Consultar`, { method: "POST", headers: HEADERS, body: JSON.stringify(query) });
-    const token = ((await first.json()) as { Token: string }).Token;
-    const poll = { Token: token, NumeroPagina: 1, QuantidadePorPagina: 10 };
+    const poll = await completedPoll(server, query!);
     const full = await wireBytes(server.appUrl, "/api/ConsultaAereo/Consultar", HEADERS, JSON.stringify(poll));
     const notModified = await wireBytes(server.appUrl, "/api/ConsultaAereo/Consultar", { ...HEADERS, "If-None-Match": full.etag ?? "" }, JSON.stringify(poll));
     const cachedPage = await compareAnswer(server, poll, quick);
+    // The same bytes through Hono on @hono/node-server alone (the bare server answers the page, set just above).
+    const framework = await compareServers(shotOf(server.bareUrl, poll), shotOf(server.frameworkUrl, poll), compareOptions(quick));
     const repeatedQuery = await compareAnswer(server, query!, quick);
-    return { cachedPage, repeatedQuery, conditional: { full: full.bytes, notModified: notModified.bytes, status: notModified.status } };
+    await server.stop();
+    const demo = await startServiceProcess({ ttlMs: 600_000, latencyMs: 200, entry: "demo" });
+    try {
+      const demoCachedPage = await compareAnswer(demo, await completedPoll(demo, query!), quick);
+      return { cachedPage, framework, repeatedQuery, demoCachedPage, conditional: { full: full.bytes, notModified: notModified.bytes, status: notModified.status } };
+    } finally {
+      await demo.stop();
+    }
   } finally {
     await server.stop();
   }
@@ -174,7 +205,7 @@ const measureServing = async (quick: boolean) => {
  * what is left once their TTL passed.
  */
 export const measurePerSearch = async (quick: boolean): Promise<PerSearchFigures> => {
-  const n = quick ? 20 : 100;
+  const n = quick ? 40 : 100;
   const ttlMs = quick ? 20_000 : 40_000;
   const server = await startServiceProcess({ ttlMs, latencyMs: 200 });
   try {
@@ -205,6 +236,11 @@ export const measurePerSearch = async (quick: boolean): Promise<PerSearchFigures
       heapBytes: heap / (n / 2),
       rssPer1000Offers: (rss / offers) * 1000,
       heapPer1000Offers: (heap / offers) * 1000,
+      rssParts: {
+        heapCommitted: ((after.heapTotal - mid.heapTotal) / offers) * 1000,
+        external: ((after.external - mid.external) / offers) * 1000,
+        rest: ((after.rss - after.heapTotal - after.external - (mid.rss - mid.heapTotal - mid.external)) / offers) * 1000,
+      },
       whole: { searches: n, heapPer1000Offers: ((after.heapUsed - before.heapUsed) / allOffers) * 1000, rssPer1000Offers: ((after.rss - before.rss) / allOffers) * 1000 },
       heapLeftAfterTtl: expired.heapUsed - before.heapUsed,
       rssLeftAfterTtl: expired.rss - before.rss,
@@ -217,9 +253,9 @@ export const measurePerSearch = async (quick: boolean): Promise<PerSearchFigures
 /** Runs every part of the service bench (`quick`: 1 s runs and 20 searches for the memory figure). */
 export const runServiceBench = async (quick = isQuick()): Promise<ServiceFigures> => {
   const load = await measureLoad();
-  const { cachedPage, repeatedQuery, conditional } = await measureServing(quick);
+  const { cachedPage, framework, repeatedQuery, demoCachedPage, conditional } = await measureServing(quick);
   const perSearch = await measurePerSearch(quick);
-  return { load, cachedPage, repeatedQuery, conditional, perSearch };
+  return { load, cachedPage, framework, repeatedQuery, demoCachedPage, conditional, perSearch, loadTool: LOAD_TOOL };
 };
 
 const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
@@ -235,7 +271,7 @@ export const printServiceFigures = (f: ServiceFigures): void => {
   console.log(`  first request (starts the search) p50: ${fmt(l.startP50)}   p99: ${fmt(l.startP99)}`);
   console.log(`  errors: ${l.errors}${l.errors > 0 ? ` ${JSON.stringify(l.errorKinds)}` : ""}   (must be 0)`);
   console.log(`  RSS before: ${mib(l.memory.before.rss)}   peak during: ${mib(l.memory.peakRss)}   after expiry: ${mib(l.memory.after.rss)}   (heap ${mib(l.memory.before.heapUsed)} -> ${mib(l.memory.after.heapUsed)}${l.memory.after.collected ? ", after full GC" : ", no --expose-gc"})`);
-  for (const [name, s] of [["cached page of 10 flights by Token", f.cachedPage], ["poll repeating the query (page of 10)", f.repeatedQuery]] as const) {
+  for (const [name, s] of [["cached page of 10 flights by Token", f.cachedPage], ["poll repeating the query (page of 10)", f.repeatedQuery], ["the demo: cached page by Token", f.demoCachedPage]] as const) {
     console.log(`${name} (${s.bytes} bytes):`);
     console.log(`  bare node:http: ${fmt(s.anchor.rps, "req/s", 0)}   p50 ${fmt(s.anchor.p50)}   p99 ${fmt(s.anchor.p99)}`);
     console.log(`  app:            ${fmt(s.subject.rps, "req/s", 0)}   p50 ${fmt(s.subject.p50)}   p99 ${fmt(s.subject.p99)}`);

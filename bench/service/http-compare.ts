@@ -1,7 +1,12 @@
+import { execFile, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
 import { summarize, type Figure } from "../lib/measure.js";
 
-/** The part of autocannon's result the bench reads. */
+/** The part of a load generator's result the bench reads (autocannon's shape; wrk's output is read into it). */
 interface CannonResult {
   readonly requests: { readonly average: number; readonly total: number };
   readonly latency: { readonly p50: number; readonly p99: number };
@@ -14,7 +19,15 @@ type Cannon = (options: Record<string, unknown>) => Promise<CannonResult>;
 // autocannon is a dev dependency of @voar/hono-edge (the package this bench measures), resolved from there.
 const autocannon = createRequire(new URL("../../packages/hono-edge/package.json", import.meta.url))("autocannon") as Cannon;
 
-/** One HTTP request, as autocannon sends it. */
+/**
+ * The load generator: wrk when it is installed (C, one thread: it leaves the server a core of its own and
+ * does not limit it), else autocannon. Autocannon runs in Node and, on 2 cores, tops out at about 25k
+ * req/s with answers of 18 KB: a bare node:http server answers wrk about 57k req/s with the same bytes, so
+ * under autocannon the anchor measures the client and the ratios read too close to 1.
+ */
+export const LOAD_TOOL: "wrk" | "autocannon" = spawnSync("wrk", ["--version"]).error ? "autocannon" : "wrk";
+
+/** One HTTP request, as the load generator sends it. */
 export interface Shot {
   readonly url: string;
   readonly method: "GET" | "POST";
@@ -48,8 +61,59 @@ export interface CompareOptions {
   readonly connections: number;
 }
 
-const shoot = (shot: Shot, o: CompareOptions) =>
-  autocannon({ url: shot.url, method: shot.method, headers: shot.headers, body: shot.body, connections: o.connections, duration: o.durationS, pipelining: 1 });
+const run = promisify(execFile);
+
+/** A wrk duration as ms (`417.00us`, `1.23ms`, `2.00s`). */
+const ms = (text: string): number => {
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(text);
+  if (!m) throw new Error(`wrk printed a latency it cannot read: ${text}`);
+  return Number(m[1]) * { us: 0.001, ms: 1, s: 1_000, m: 60_000 }[m[2] as "us" | "ms" | "s" | "m"];
+};
+
+/** wrk's summary (`--latency`) in the shape of autocannon's result. */
+const readWrk = (out: string): CannonResult => {
+  const number = (re: RegExp) => Number(re.exec(out)?.[1] ?? Number.NaN);
+  const rps = number(/Requests\/sec:\s+([\d.]+)/);
+  const total = number(/(\d+) requests in/);
+  const p50 = /\n\s+50%\s+(\S+)/.exec(out)?.[1];
+  const p99 = /\n\s+99%\s+(\S+)/.exec(out)?.[1];
+  if (!Number.isFinite(rps) || !Number.isFinite(total) || !p50 || !p99) throw new Error(`wrk's output could not be read:\n${out}`);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const [connect, read, write, timeout] = socket ? socket.slice(1).map(Number) : [0, 0, 0, 0];
+  return {
+    requests: { average: rps, total },
+    latency: { p50: ms(p50), p99: ms(p99) },
+    errors: connect! + read! + write!,
+    timeouts: timeout!,
+    non2xx: number(/Non-2xx or 3xx responses: (\d+)/) || 0,
+  };
+};
+
+/** The request as a wrk script (method, headers, body). */
+const wrkScript = (shot: Shot): string =>
+  [
+    `wrk.method = ${JSON.stringify(shot.method)}`,
+    ...(shot.body === undefined ? [] : [`wrk.body = ${JSON.stringify(shot.body)}`]),
+    ...Object.entries(shot.headers).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`),
+  ].join("\n");
+
+const shootWrk = async (shot: Shot, o: CompareOptions): Promise<CannonResult> => {
+  const dir = mkdtempSync(path.join(tmpdir(), "voar-wrk-"));
+  try {
+    const script = path.join(dir, "request.lua");
+    writeFileSync(script, wrkScript(shot));
+    const args = ["-t1", `-c${o.connections}`, `-d${o.durationS}s`, "--latency", "-s", script, shot.url];
+    const { stdout } = await run("wrk", args, { timeout: (o.durationS + 30) * 1_000 });
+    return readWrk(stdout);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+const shoot = (shot: Shot, o: CompareOptions): Promise<CannonResult> =>
+  LOAD_TOOL === "wrk"
+    ? shootWrk(shot, o)
+    : autocannon({ url: shot.url, method: shot.method, headers: shot.headers, body: shot.body, connections: o.connections, duration: o.durationS, pipelining: 1 });
 
 const served = (results: readonly CannonResult[]): Served => ({
   rps: summarize(results.map((r) => r.requests.average)),
@@ -59,7 +123,7 @@ const served = (results: readonly CannonResult[]): Served => ({
 });
 
 /**
- * Loads the anchor and the subject alternately with autocannon, `runs` times each after one short warm-up
+ * Loads the anchor and the subject alternately with the load generator ({@link LOAD_TOOL}), `runs` times each after one short warm-up
  * of each, so that the drift of a shared machine hits both alike (see `sideBySide` in measure.ts).
  */
 export const compareServers = async (anchor: Shot, subject: Shot, o: CompareOptions): Promise<Comparison> => {

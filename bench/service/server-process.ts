@@ -2,12 +2,15 @@
  * The service under load, in its own process (so that its resident memory is its own, and the load
  * generator has the other core): `voar-server` itself, the production entry (`packages/hono-edge/src/node.ts`:
  * configuration from `VOAR_*` variables, @hono/node-server with the configured limits, the request log on, as
- * JSON lines on stdout) and, beside it, a bare `node:http` server that answers any request with the bytes it
+ * JSON lines on stdout), or with `VOAR_BENCH_ENTRY=demo` the demo as `voar-demo` starts it; beside it, Hono on
+ * @hono/node-server answering the bytes it was given (the framework alone), and a bare `node:http` server that answers any request with the bytes it
  * was given. Forked by `service-process.ts`, which sets the service's variables (its upstream: the fake
  * upstream in a third process); driven over IPC (memory readings, the bare server's answer).
  */
 import http from "node:http";
+import { createRequire } from "node:module";
 import net, { type AddressInfo } from "node:net";
+import { pathToFileURL } from "node:url";
 import type { ChildMessage, ParentMessage } from "./service-process.js";
 
 /** A free port on 127.0.0.1 (asked of the system, then released for the service to take). */
@@ -23,7 +26,7 @@ const freePort = () =>
 
 /** Resolves once something accepts connections on the port. */
 const listening = async (port: number) => {
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < 2_400; i++) {
     const up = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, "127.0.0.1", () => (socket.end(), resolve(true)));
       socket.once("error", () => resolve(false));
@@ -35,9 +38,17 @@ const listening = async (port: number) => {
 };
 
 const appPort = await freePort();
-process.env["VOAR_PORT"] = String(appPort);
-process.env["VOAR_HOSTNAME"] = "127.0.0.1";
-await import("../../packages/hono-edge/src/node.js");
+if (process.env["VOAR_BENCH_ENTRY"] === "demo") {
+  // `voar-demo` as a user starts it (`apps/demo/src/server/main.ts`: the page, its settings and the service in
+  // one process, the simulator in it), configured by its variables.
+  process.env["PORT"] = String(appPort);
+  process.env["HOST"] = "127.0.0.1";
+  await import("../../apps/demo/src/server/main.js");
+} else {
+  process.env["VOAR_PORT"] = String(appPort);
+  process.env["VOAR_HOSTNAME"] = "127.0.0.1";
+  await import("../../packages/hono-edge/src/node.js");
+}
 await listening(appPort);
 
 let bare: { body: Buffer; headers: Record<string, string> } = { body: Buffer.from("{}"), headers: { "content-type": "application/json" } };
@@ -51,6 +62,20 @@ const bareServer = http.createServer((req, res) => {
 });
 const barePort = await new Promise<number>((resolve) => bareServer.listen(0, "127.0.0.1", () => resolve((bareServer.address() as AddressInfo).port)));
 
+// The same bytes through Hono on @hono/node-server and nothing else (the body read, the answer sent): what
+// the framework itself costs, the ceiling of any app on it. Resolved from @voar/hono-edge, which depends on both.
+const fromEdge = createRequire(new URL("../../packages/hono-edge/package.json", import.meta.url));
+const { Hono } = (await import(pathToFileURL(fromEdge.resolve("hono")).href)) as typeof import("hono");
+const { serve } = (await import(pathToFileURL(fromEdge.resolve("@hono/node-server")).href)) as typeof import("@hono/node-server");
+const framework = new Hono().post("*", async (c) => {
+  await c.req.arrayBuffer();
+  return c.body(new Uint8Array(bare.body.buffer, bare.body.byteOffset, bare.body.byteLength), 200, bare.headers);
+});
+const frameworkPort = await new Promise<number>((resolve) => {
+  const server = serve({ fetch: framework.fetch, port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port));
+  void server;
+});
+
 const send = (m: ChildMessage) => process.send!(m);
 const collect = () => {
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -59,17 +84,27 @@ const collect = () => {
   gc?.();
   return gc !== undefined;
 };
+/**
+ * A full collection, then a second after V8's background threads returned the freed pages (it unmaps them
+ * after the collection, not during it): a reading taken at once still counts in the resident set what the
+ * collection freed.
+ */
+const settle = async () => {
+  if (!collect()) return false;
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  return collect();
+};
 
-process.on("message", (m: ParentMessage) => {
+process.on("message", async (m: ParentMessage) => {
   if (m.type === "memory") {
-    const collected = m.gc ? collect() : false;
-    const { rss, heapUsed } = process.memoryUsage();
+    const collected = m.gc ? await settle() : false;
+    const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
     const cpu = process.cpuUsage();
-    send({ type: "memory", id: m.id, rss, heapUsed, collected, cpuMs: (cpu.user + cpu.system) / 1000 });
+    send({ type: "memory", id: m.id, rss, heapUsed, heapTotal, external, arrayBuffers, collected, cpuMs: (cpu.user + cpu.system) / 1000 });
   } else if (m.type === "bare") {
     bare = { body: Buffer.from(m.body), headers: m.headers };
     send({ type: "ok", id: m.id });
   }
 });
 process.on("disconnect", () => process.exit(0));
-send({ type: "ready", appPort, barePort });
+send({ type: "ready", appPort, barePort, frameworkPort });

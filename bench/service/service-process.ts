@@ -12,14 +12,20 @@ export type ParentMessage =
 
 /** What the server process answers. */
 export type ChildMessage =
-  | { readonly type: "ready"; readonly appPort: number; readonly barePort: number }
-  | { readonly type: "memory"; readonly id: number; readonly rss: number; readonly heapUsed: number; readonly collected: boolean; readonly cpuMs: number }
+  | { readonly type: "ready"; readonly appPort: number; readonly barePort: number; readonly frameworkPort: number }
+  | { readonly type: "memory"; readonly id: number; readonly rss: number; readonly heapUsed: number; readonly heapTotal: number; readonly external: number; readonly arrayBuffers: number; readonly collected: boolean; readonly cpuMs: number }
   | { readonly type: "ok"; readonly id: number };
 
 /** Resident and heap memory of the server process, in bytes. */
 export interface MemoryReading {
   readonly rss: number;
   readonly heapUsed: number;
+  /** The V8 heap's committed size (used and free pages it keeps). */
+  readonly heapTotal: number;
+  /** Memory of C++ objects bound to JavaScript ones, ArrayBuffers included. */
+  readonly external: number;
+  /** ArrayBuffers' and Buffers' bytes (part of `external`). */
+  readonly arrayBuffers: number;
   /** Whether a full garbage collection ran first (`--expose-gc`). */
   readonly collected: boolean;
   /** CPU time (user and system) the process used since it started, in ms. */
@@ -32,9 +38,11 @@ export interface ServiceProcess {
   readonly appUrl: string;
   /** The bare node:http server's origin. */
   readonly bareUrl: string;
+  /** Hono on @hono/node-server answering the bare server's bytes, and nothing else: the framework's own cost. */
+  readonly frameworkUrl: string;
   /** Its memory now; after a full garbage collection when `gc`. */
   memory(gc: boolean): Promise<MemoryReading>;
-  /** What the bare server answers from now on. */
+  /** What the bare server (and the framework alone) answer from now on. */
   setBare(body: string, headers: Record<string, string>): Promise<void>;
   stop(): Promise<void>;
 }
@@ -43,8 +51,13 @@ export interface ServiceProcess {
 export interface ServiceProcessOptions {
   /** How long a search is kept after completion. */
   readonly ttlMs: number;
-  /** Latency of every simulated source of the fake upstream. */
+  /** Latency of every simulated source (of the fake upstream, or of the demo's own simulator). */
   readonly latencyMs: number;
+  /**
+   * The server a user starts: `voar-server` (the production entry) against the fake upstream, the default;
+   * or the demo (`voar-demo`: page and service in one process, its simulator in it, no failing source).
+   */
+  readonly entry?: "voar-server" | "demo";
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -87,28 +100,29 @@ const stopChild = (child: ChildProcess) =>
  * listens on 127.0.0.1.
  */
 export const startServiceProcess = async (o: ServiceProcessOptions): Promise<ServiceProcess> => {
-  const upstream = await startUpstream(o.latencyMs);
+  const demo = o.entry === "demo";
+  const upstream = demo ? undefined : await startUpstream(o.latencyMs);
   const child: ChildProcess = fork(SERVER, [], {
     execArgv: [...process.execArgv, "--expose-gc", ...profiling()],
     env: {
       ...process.env,
       VOAR_CONFIG_FILE: "",
-      VOAR_API_KEYS: `bench:${BENCH_KEY}`,
       VOAR_RATE_LIMIT_CAPACITY: "1000000",
       VOAR_RATE_LIMIT_REFILL_PER_SECOND: "1000000",
       VOAR_MAX_SESSIONS: "10000",
       VOAR_MAX_SESSIONS_PER_TENANT: "10000",
       VOAR_SEARCH_TTL_MS: String(o.ttlMs),
-      VOAR_UPSTREAM_URL: `${upstream.origin}/api`,
-      VOAR_UPSTREAM_TOKEN: UPSTREAM_TOKEN,
+      ...(upstream
+        ? { VOAR_API_KEYS: `bench:${BENCH_KEY}`, VOAR_UPSTREAM_URL: `${upstream.origin}/api`, VOAR_UPSTREAM_TOKEN: UPSTREAM_TOKEN }
+        : { VOAR_BENCH_ENTRY: "demo", VOAR_DEMO_API_KEY: BENCH_KEY, VOAR_DEMO_LATENCY_MS: `${o.latencyMs}-${o.latencyMs}`, VOAR_DEMO_FAILURES: "none" }),
     },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
   const pending = new Map<number, (m: ChildMessage) => void>();
   let nextId = 1;
-  const ready = new Promise<{ appPort: number; barePort: number }>((resolve, reject) => {
+  const ready = new Promise<{ appPort: number; barePort: number; frameworkPort: number }>((resolve, reject) => {
     child.once("exit", (code) => {
-      upstream.child.kill("SIGTERM");
+      upstream?.child.kill("SIGTERM");
       reject(new Error(`the bench server exited (${code}) before it was ready`));
     });
     child.on("message", (m: ChildMessage) => {
@@ -116,7 +130,7 @@ export const startServiceProcess = async (o: ServiceProcessOptions): Promise<Ser
       else pending.get(m.id)?.(m);
     });
   });
-  const { appPort, barePort } = await ready;
+  const { appPort, barePort, frameworkPort } = await ready;
   const ask = <T extends ChildMessage>(m: ParentMessage) =>
     new Promise<T>((resolve) => {
       pending.set(m.id, (answer) => {
@@ -128,14 +142,15 @@ export const startServiceProcess = async (o: ServiceProcessOptions): Promise<Ser
   return {
     appUrl: `http://127.0.0.1:${appPort}`,
     bareUrl: `http://127.0.0.1:${barePort}`,
+    frameworkUrl: `http://127.0.0.1:${frameworkPort}`,
     memory: async (gc) => {
-      const { rss, heapUsed, collected, cpuMs } = await ask<Extract<ChildMessage, { type: "memory" }>>({ type: "memory", id: nextId++, gc });
-      return { rss, heapUsed, collected, cpuMs };
+      const { type: _type, id: _id, ...reading } = await ask<Extract<ChildMessage, { type: "memory" }>>({ type: "memory", id: nextId++, gc });
+      return reading;
     },
     setBare: async (body, headers) => void (await ask({ type: "bare", id: nextId++, body, headers })),
     stop: async () => {
       await stopChild(child);
-      await stopChild(upstream.child);
+      if (upstream) await stopChild(upstream.child);
     },
   };
 };
