@@ -8,8 +8,10 @@
  * upstream in a third process); driven over IPC (memory readings, the bare server's answer).
  */
 import http from "node:http";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import net, { type AddressInfo } from "node:net";
+import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ChildMessage, ParentMessage } from "./service-process.js";
 
@@ -63,10 +65,20 @@ const bareServer = http.createServer((req, res) => {
 const barePort = await new Promise<number>((resolve) => bareServer.listen(0, "127.0.0.1", () => resolve((bareServer.address() as AddressInfo).port)));
 
 // The same bytes through Hono on @hono/node-server and nothing else (the body read, the answer sent): what
-// the framework itself costs, the ceiling of any app on it. Resolved from @voar/hono-edge, which depends on both.
+// the framework itself costs, the ceiling of any app on it. Resolved from @voar/hono-edge, which depends on both,
+// and imported as the app imports them (their ES module builds): @hono/node-server replaces the global
+// `Response` with its own class, and a second copy (its CommonJS build) would put a class in there whose answers
+// the app's copy does not recognize, sending every answer of the app through a Web stream.
 const fromEdge = createRequire(new URL("../../packages/hono-edge/package.json", import.meta.url));
-const { Hono } = (await import(pathToFileURL(fromEdge.resolve("hono")).href)) as typeof import("hono");
-const { serve } = (await import(pathToFileURL(fromEdge.resolve("@hono/node-server")).href)) as typeof import("@hono/node-server");
+const esmEntry = (name: string): string => {
+  let dir = path.dirname(fromEdge.resolve(name));
+  const manifest = () => path.join(dir, "package.json");
+  while (!existsSync(manifest()) || (JSON.parse(readFileSync(manifest(), "utf8")) as { name?: string }).name !== name) dir = path.dirname(dir);
+  const entry = (JSON.parse(readFileSync(manifest(), "utf8")) as { exports: { ".": { import: string | { default: string } } } }).exports["."].import;
+  return pathToFileURL(path.join(dir, typeof entry === "string" ? entry : entry.default)).href;
+};
+const { Hono } = (await import(esmEntry("hono"))) as typeof import("hono");
+const { serve } = (await import(esmEntry("@hono/node-server"))) as typeof import("@hono/node-server");
 const framework = new Hono().post("*", async (c) => {
   await c.req.arrayBuffer();
   return c.body(new Uint8Array(bare.body.buffer, bare.body.byteOffset, bare.body.byteLength), 200, bare.headers);
