@@ -67,7 +67,8 @@ const run = promisify(execFile);
 const ms = (text: string): number => {
   const m = /^([\d.]+)(us|ms|s|m)$/.exec(text);
   if (!m) throw new Error(`wrk printed a latency it cannot read: ${text}`);
-  return Number(m[1]) * { us: 0.001, ms: 1, s: 1_000, m: 60_000 }[m[2] as "us" | "ms" | "s" | "m"];
+  // Rounded to the µs wrk prints (0.569, not 0.5690000000000001).
+  return Math.round(Number(m[1]) * { us: 1, ms: 1_000, s: 1_000_000, m: 60_000_000 }[m[2] as "us" | "ms" | "s" | "m"]) / 1_000;
 };
 
 /** wrk's summary (`--latency`) in the shape of autocannon's result. */
