@@ -2,9 +2,9 @@
  * The service under load, in its own process (so that its resident memory is its own, and the load
  * generator has the other core): `voar-server` itself, the production entry (`packages/hono-edge/src/node.ts`:
  * configuration from `VOAR_*` variables, @hono/node-server with the configured limits, the request log on, as
- * JSON lines on stdout), or with `VOAR_BENCH_ENTRY=demo` the demo as `voar-demo` starts it; beside it, Hono on
- * @hono/node-server answering the bytes it was given (the framework alone), and a bare `node:http` server that answers any request with the bytes it
- * was given. Forked by `service-process.ts`, which sets the service's variables (its upstream: the fake
+ * JSON lines on stdout), or with `VOAR_BENCH_ENTRY=demo` the demo as `voar-demo` starts it; beside it, a bare
+ * `node:http` server that answers any request with the bytes it was given, and Hono on @hono/node-server
+ * answering the same bytes (the framework alone). Forked by `service-process.ts`, which sets the service's variables (its upstream: the fake
  * upstream in a third process); driven over IPC (memory readings, the bare server's answer).
  */
 import http from "node:http";
@@ -83,10 +83,7 @@ const framework = new Hono().post("*", async (c) => {
   await c.req.arrayBuffer();
   return c.body(new Uint8Array(bare.body.buffer, bare.body.byteOffset, bare.body.byteLength), 200, bare.headers);
 });
-const frameworkPort = await new Promise<number>((resolve) => {
-  const server = serve({ fetch: framework.fetch, port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port));
-  void server;
-});
+const frameworkPort = await new Promise<number>((resolve) => serve({ fetch: framework.fetch, port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port)));
 
 const send = (m: ChildMessage) => process.send!(m);
 const collect = () => {
