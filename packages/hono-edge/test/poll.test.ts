@@ -34,6 +34,28 @@ describe("polling by Token / LeaseId", () => {
     expect(other.body.pagination).toMatchObject({ currentPage: 2, pageSize: 3 });
   });
 
+  it("a poll's answer carries its request's id, its type and its tag as headers, and CORS headers when configured", async () => {
+    for (const cors of [false, true]) {
+      const { app } = testApp(cors ? { configInput: { cors: { origins: ["https://app.example"] } } } : {});
+      const id = (await consultar(app, QUERY)).body.Token as string;
+      await vi.advanceTimersByTimeAsync(250);
+      const origin = cors ? { Origin: "https://app.example" } : {};
+      const res = await post(app, "/api/ConsultaAereo/Consultar", { Token: id }, { "X-Request-Id": "client-poll-7", ...origin });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-request-id")).toBe("client-poll-7");
+      expect(res.headers.get("content-type")).toBe("application/json; charset=UTF-8");
+      expect(res.headers.get("etag")).toMatch(/^W\/"/);
+      expect(((await res.json()) as { RequestId: string }).RequestId).toBe("client-poll-7");
+      const notModified = await post(app, "/api/ConsultaAereo/Consultar", { Token: id }, { "If-None-Match": res.headers.get("etag")!, "X-Request-Id": "client-poll-8", ...origin });
+      expect(notModified.status).toBe(304);
+      expect(notModified.headers.get("x-request-id")).toBe("client-poll-8");
+      for (const answer of [res, notModified]) {
+        expect(answer.headers.get("access-control-allow-origin")).toBe(cors ? "https://app.example" : null);
+        if (cors) expect(answer.headers.get("access-control-expose-headers")).toContain("ETag");
+      }
+    }
+  });
+
   it("a poll while the search runs carries LeaseId in ExErro and Data[0], as existing clients expect", async () => {
     const { app } = testApp();
     const id = (await consultar(app, QUERY)).body.Token as string;

@@ -19,7 +19,13 @@ export const consultarHandler =
     const resolved = await resolveSearch(deps, c);
     const snapshot = await deps.hub.snapshot(resolved.record);
     const tag = answerTagOf(snapshot, resolved);
-    if (noneMatch(c.req.header("if-none-match"), tag)) return c.body(null, 304, { ETag: tag });
-    const { status, etag, bytes } = serializedAnswer(deps, snapshot, resolved, c.get("requestId"));
-    return c.body(bytes, status, etag ? { "content-type": "application/json; charset=UTF-8", ETag: etag } : { "content-type": "application/json; charset=UTF-8" });
+    // Answered with a Response of our own and its headers as a plain record (the request's id included: Hono's
+    // prepared headers do not apply to it), rather than `c.body`, which builds Web `Headers` for two headers or
+    // more and the Node adapter then reads them back into a record: about a tenth of a cached poll's time.
+    const requestId = c.get("requestId");
+    if (noneMatch(c.req.header("if-none-match"), tag)) return new Response(null, { status: 304, headers: { ETag: tag, "X-Request-Id": requestId } });
+    const { status, etag, bytes } = serializedAnswer(deps, snapshot, resolved, requestId);
+    const headers: Record<string, string> = { "content-type": "application/json; charset=UTF-8", "X-Request-Id": requestId };
+    if (etag) headers["ETag"] = etag;
+    return new Response(bytes, { status, headers });
   };
