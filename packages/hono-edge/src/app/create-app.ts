@@ -1,11 +1,11 @@
 import { Hono, type Context } from "hono";
-import { cors } from "hono/cors";
 import { createAuthenticator } from "../auth/authenticator.js";
 import { toErrorResponse } from "../errors/error-table.js";
 import { InternalError, isServiceError, MethodNotAllowed, RouteNotFound, type ServiceError } from "../errors/service-errors.js";
 import { adminAuth } from "../middleware/admin-auth.js";
 import { bearerAuth } from "../middleware/bearer-auth.js";
-import { legacyStatus, REAL_STATUS_HEADER } from "../middleware/legacy-status.js";
+import { corsPolicy } from "../middleware/cors-policy.js";
+import { legacyStatus } from "../middleware/legacy-status.js";
 import { rateLimit } from "../middleware/rate-limit.js";
 import { closeAfterRejection, jsonBody } from "../middleware/http-edge.js";
 import { requestLog } from "../middleware/request-log.js";
@@ -86,19 +86,8 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   const app = new Hono<AppEnv>();
   app.use("*", requestLog(logger, d.clock));
   app.use("*", closeAfterRejection());
-  const origins = config.cors.origins;
-  if (origins === "*" || origins.length > 0) {
-    app.use(
-      "*",
-      cors({
-        origin: origins === "*" ? "*" : [...origins],
-        allowMethods: ["GET", "POST", "PUT", "OPTIONS"],
-        allowHeaders: ["Authorization", "Content-Type", "If-None-Match", "Last-Event-ID", "X-Admin-Key", "X-Request-Id"],
-        exposeHeaders: ["ETag", "Retry-After", "X-Request-Id", "WWW-Authenticate", REAL_STATUS_HEADER],
-        maxAge: config.cors.maxAgeSeconds,
-      }),
-    );
-  }
+  const crossOrigin = corsPolicy(config.cors);
+  if (crossOrigin) app.use("*", crossOrigin);
   const bearer = bearerAuth(auth);
   const limit = rateLimit(d.rateLimiter);
   const admin = adminAuth(auth);

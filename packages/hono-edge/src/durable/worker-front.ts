@@ -1,7 +1,6 @@
 import { parseSearchRequest, type SearchSource } from "@voar/core";
 import { airports } from "@voar/core/airports";
 import { Hono, type Context, type Handler } from "hono";
-import { cors } from "hono/cors";
 import { createApp } from "../app/create-app.js";
 import type { AppEnv } from "../app/app-env.js";
 import { createAuthenticator } from "../auth/authenticator.js";
@@ -13,6 +12,7 @@ import { readBodyBytes, readJsonBody } from "../http/read-body.js";
 import { createTokenBucketLimiter } from "../limits/token-bucket.js";
 import { jsonLinesLogger, type Logger } from "../logging/logger.js";
 import { bearerAuth } from "../middleware/bearer-auth.js";
+import { corsPolicy } from "../middleware/cors-policy.js";
 import { rateLimit } from "../middleware/rate-limit.js";
 import { requestLog } from "../middleware/request-log.js";
 import { pollField } from "../routes/search-request.js";
@@ -87,20 +87,10 @@ export const createWorkerFront = (deps: WorkerFrontDeps): Hono<AppEnv> => {
   };
 
   const front = new Hono<AppEnv>();
-  const origins = config.cors.origins;
+  const crossOrigin = corsPolicy(config.cors);
   const checks = [
     requestLog(logger, clock),
-    ...(origins === "*" || origins.length > 0
-      ? [
-          cors({
-            origin: origins === "*" ? "*" : [...origins],
-            allowMethods: ["GET", "POST", "PUT", "OPTIONS"],
-            allowHeaders: ["Authorization", "Content-Type", "Last-Event-ID", "X-Admin-Key", "X-Request-Id"],
-            exposeHeaders: ["Retry-After", "X-Request-Id", "WWW-Authenticate"],
-            maxAge: config.cors.maxAgeSeconds,
-          }),
-        ]
-      : []),
+    ...(crossOrigin ? [crossOrigin] : []),
     bearerAuth(createAuthenticator(config, clock)),
     rateLimit(rateLimiter),
   ] as const;

@@ -162,6 +162,32 @@ describe("workerd with Durable Objects (wrangler.toml in miniflare 3)", () => {
     expect((JSON.parse(byBody.at(-1)!.data!) as Envelope)["Token"]).toBe(token);
   });
 
+  it("a page of another origin polls the search's object conditionally: If-None-Match allowed, ETag readable, 304 answered", async () => {
+    const server = await startWorkerd({ ...bindings(50), VOAR_CORS_ORIGINS: "https://app.example" });
+    running.push(server);
+    const headers = { Authorization: `Bearer ${ACME}`, "Content-Type": "application/json", Origin: "https://app.example" };
+    const preflight = await fetch(`${server.baseUrl}/api/ConsultaAereo/Consultar`, {
+      method: "OPTIONS",
+      headers: { Origin: "https://app.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type, if-none-match" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("If-None-Match");
+    const started = await fetch(`${server.baseUrl}/api/ConsultaAereo/Consultar`, { method: "POST", headers, body: JSON.stringify({ Origem: "CNF", Destino: "GRU", Ida: daysAhead(20) }) });
+    const token = ((await started.json()) as Envelope)["Token"];
+    await pollToCompletion(server, token);
+    const poll = JSON.stringify({ Token: token });
+    const full = await fetch(`${server.baseUrl}/api/ConsultaAereo/Consultar`, { method: "POST", headers, body: poll });
+    expect(full.status).toBe(200);
+    expect(full.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    expect(full.headers.get("access-control-expose-headers")).toContain("ETag");
+    const tag = full.headers.get("etag");
+    expect(tag).toMatch(/^W\//);
+    await full.arrayBuffer();
+    const unchanged = await fetch(`${server.baseUrl}/api/ConsultaAereo/Consultar`, { method: "POST", headers: { ...headers, "If-None-Match": tag! }, body: poll });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.headers.get("access-control-allow-origin")).toBe("https://app.example");
+  });
+
   it("a deployment that sets agencies without a token secret answers ERRO_INTERNO, not a stack trace", async () => {
     const server = await startWorkerd({ ...bindings(300), VOAR_AGENCIES: "agencia1:s3nha-da-agencia" });
     running.push(server);
