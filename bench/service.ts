@@ -61,6 +61,8 @@ export interface ServiceFigures {
   readonly repeatedQuery: ServedAnswer;
   /** The cached page by Token, served by the demo (`voar-demo`, the server a user tries first). */
   readonly demoCachedPage: ServedAnswer;
+  /** The cached page by Token with CORS on, polled with an allowed `Origin` (a page of another origin). */
+  readonly corsCachedPage: ServedAnswer;
   /** The load generator of the serving comparisons. */
   readonly loadTool: "wrk" | "autocannon";
   /** Bytes on the wire (status line, headers, body) of the full answer and of a conditional poll's 304. */
@@ -150,17 +152,22 @@ export const measureLoad = async (): Promise<LoadFigures> => {
   }
 };
 
-/** Serves `body` from the app and the same answer's bytes from the bare server, side by side. */
-const compareAnswer = async (server: ServiceProcess, body: SearchBody, quick: boolean): Promise<ServedAnswer> => {
-  const res = await fetch(`${server.appUrl}/api/ConsultaAereo/Consultar`, { method: "POST", headers: HEADERS, body: JSON.stringify(body) });
+/** Serves `body` from the app and the same answer's bytes from the bare server, side by side (`extra`: headers the requests add). */
+const compareAnswer = async (server: ServiceProcess, body: SearchBody, quick: boolean, extra: Record<string, string> = {}): Promise<ServedAnswer> => {
+  const res = await fetch(`${server.appUrl}/api/ConsultaAereo/Consultar`, { method: "POST", headers: { ...HEADERS, ...extra }, body: JSON.stringify(body) });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`the answer to serve is HTTP ${res.status}: ${text.slice(0, 200)}`);
   await server.setBare(text, { "content-type": res.headers.get("content-type") ?? "application/json" });
-  const comparison = await compareServers(shotOf(server.bareUrl, body), shotOf(server.appUrl, body), compareOptions(quick));
+  const comparison = await compareServers(shotOf(server.bareUrl, body, extra), shotOf(server.appUrl, body, extra), compareOptions(quick));
   return { ...comparison, bytes: Buffer.byteLength(text) };
 };
 
-const shotOf = (origin: string, body: SearchBody): Shot => ({ url: `${origin}/api/ConsultaAereo/Consultar`, method: "POST", headers: HEADERS, body: JSON.stringify(body) });
+const shotOf = (origin: string, body: SearchBody, extra: Record<string, string> = {}): Shot => ({
+  url: `${origin}/api/ConsultaAereo/Consultar`,
+  method: "POST",
+  headers: { ...HEADERS, ...extra },
+  body: JSON.stringify(body),
+});
 const compareOptions = (quick: boolean) => ({ runs: 5, durationS: quick ? 1 : 3, connections: 32 });
 
 /** A completed search of the query on the server, and the poll of its page 1 of 10 by Token. */
@@ -201,6 +208,23 @@ const measureDemoServing = async (quick: boolean): Promise<ServedAnswer> => {
     return await compareAnswer(demo, await completedPoll(demo, query!), quick);
   } finally {
     await demo.stop();
+  }
+};
+
+/** The origin of the page that polls cross-origin in {@link measureCorsServing}. */
+const PAGE_ORIGIN = "https://app.example";
+
+/**
+ * The same page by Token on `voar-server` with CORS on (`VOAR_CORS_ORIGINS`), polled as a page of another
+ * origin polls it (`Origin` sent): the answer carries the CORS headers. Against the bare server.
+ */
+const measureCorsServing = async (quick: boolean): Promise<ServedAnswer> => {
+  const [query] = distinctQueries(1, 30);
+  const server = await startServiceProcess({ ttlMs: 600_000, latencyMs: 200, corsOrigins: PAGE_ORIGIN });
+  try {
+    return await compareAnswer(server, await completedPoll(server, query!), quick, { Origin: PAGE_ORIGIN });
+  } finally {
+    await server.stop();
   }
 };
 
@@ -259,8 +283,9 @@ export const runServiceBench = async (quick = isQuick()): Promise<ServiceFigures
   const load = await measureLoad();
   const { cachedPage, framework, repeatedQuery, conditional } = await measureServing(quick);
   const demoCachedPage = await measureDemoServing(quick);
+  const corsCachedPage = await measureCorsServing(quick);
   const perSearch = await measurePerSearch(quick);
-  return { load, cachedPage, framework, repeatedQuery, demoCachedPage, conditional, perSearch, loadTool: LOAD_TOOL };
+  return { load, cachedPage, framework, repeatedQuery, demoCachedPage, corsCachedPage, conditional, perSearch, loadTool: LOAD_TOOL };
 };
 
 const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
@@ -276,7 +301,7 @@ export const printServiceFigures = (f: ServiceFigures): void => {
   console.log(`  first request (starts the search) p50: ${fmt(l.startP50)}   p99: ${fmt(l.startP99)}`);
   console.log(`  errors: ${l.errors}${l.errors > 0 ? ` ${JSON.stringify(l.errorKinds)}` : ""}   (must be 0)`);
   console.log(`  RSS before: ${mib(l.memory.before.rss)}   peak during: ${mib(l.memory.peakRss)}   after expiry: ${mib(l.memory.after.rss)}   (heap ${mib(l.memory.before.heapUsed)} -> ${mib(l.memory.after.heapUsed)}${l.memory.after.collected ? ", after full GC" : ", no --expose-gc"})`);
-  for (const [name, s] of [["cached page of 10 flights by Token", f.cachedPage], ["poll repeating the query (page of 10)", f.repeatedQuery], ["the demo: cached page by Token", f.demoCachedPage]] as const) {
+  for (const [name, s] of [["cached page of 10 flights by Token", f.cachedPage], ["poll repeating the query (page of 10)", f.repeatedQuery], ["the demo: cached page by Token", f.demoCachedPage], ["CORS on, polled with Origin: cached page by Token", f.corsCachedPage]] as const) {
     console.log(`${name} (${s.bytes} bytes):`);
     console.log(`  bare node:http: ${fmt(s.anchor.rps, "req/s", 0)}   p50 ${fmt(s.anchor.p50)}   p99 ${fmt(s.anchor.p99)}`);
     console.log(`  app:            ${fmt(s.subject.rps, "req/s", 0)}   p50 ${fmt(s.subject.p50)}   p99 ${fmt(s.subject.p99)}`);

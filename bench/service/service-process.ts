@@ -58,6 +58,8 @@ export interface ServiceProcessOptions {
    * or the demo (`voar-demo`: page and service in one process, its simulator in it, no failing source).
    */
   readonly entry?: "voar-server" | "demo";
+  /** Origins allowed cross-origin (`VOAR_CORS_ORIGINS`); none by default, as the service ships. */
+  readonly corsOrigins?: string;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -112,6 +114,7 @@ export const startServiceProcess = async (o: ServiceProcessOptions): Promise<Ser
       VOAR_MAX_SESSIONS: "10000",
       VOAR_MAX_SESSIONS_PER_TENANT: "10000",
       VOAR_SEARCH_TTL_MS: String(o.ttlMs),
+      ...(o.corsOrigins ? { VOAR_CORS_ORIGINS: o.corsOrigins } : {}),
       ...(upstream
         ? { VOAR_API_KEYS: `bench:${BENCH_KEY}`, VOAR_UPSTREAM_URL: `${upstream.origin}/api`, VOAR_UPSTREAM_TOKEN: UPSTREAM_TOKEN }
         : { VOAR_BENCH_ENTRY: "demo", VOAR_DEMO_API_KEY: BENCH_KEY, VOAR_DEMO_LATENCY_MS: `${o.latencyMs}-${o.latencyMs}`, VOAR_DEMO_FAILURES: "none" }),
