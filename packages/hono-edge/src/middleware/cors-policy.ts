@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { AppEnv } from "../app/app-env.js";
 import type { ServiceConfig } from "../config/config-schema.js";
+import { writeAnswerHeaders } from "../http/answer-headers.js";
 import { REAL_STATUS_HEADER } from "./legacy-status.js";
 
 /** Request headers a page of another origin may send: what polling, streaming and the admin routes read. */
@@ -12,9 +13,10 @@ const EXPOSE_HEADERS = ["ETag", "Retry-After", "X-Request-Id", "WWW-Authenticate
 /**
  * Cross-origin access for the configured origins (`config.cors.origins`: a list, or `"*"`), or `undefined`
  * when none is configured (same-origin only). Preflights (`OPTIONS`) are answered by Hono's `cors`
- * middleware. Any other request gets its CORS headers once its answer exists: Hono's middleware sets them
- * on a provisional answer before the route runs, and Hono then copies the route's answer into a new one to
- * merge them, its body through a Web stream: with CORS on, a cached poll took about twice as long on Node.
+ * middleware. Any other request gets its CORS headers once its answer exists (`writeAnswerHeaders`): Hono's
+ * middleware sets them on a provisional answer before the route runs, and Hono then copies the route's answer
+ * into a new one to merge them, its body through a Web stream: with CORS on, a cached poll took about twice
+ * as long on Node.
  */
 export const corsPolicy = (config: ServiceConfig["cors"]): MiddlewareHandler<AppEnv> | undefined => {
   const { origins } = config;
@@ -32,19 +34,11 @@ export const corsPolicy = (config: ServiceConfig["cors"]): MiddlewareHandler<App
     await next();
     const origin = c.req.header("origin");
     const allowed = origins === "*" ? "*" : origin !== undefined && origins.includes(origin) ? origin : undefined;
-    const write = (headers: Headers) => {
+    writeAnswerHeaders(c, (headers) => {
       if (allowed !== undefined) headers.set("Access-Control-Allow-Origin", allowed);
       headers.set("Access-Control-Expose-Headers", expose);
       // The answer depends on the Origin asked (another origin gets no Allow-Origin): caches must keep them apart.
       if (origins !== "*") headers.append("Vary", "Origin");
-    };
-    try {
-      write(c.res.headers);
-    } catch (e) {
-      // An answer from `fetch` (a Durable Object's, through the Worker's front) has immutable headers: a copy.
-      if (!(e instanceof TypeError)) throw e;
-      c.res = new Response(c.res.body, c.res);
-      write(c.res.headers);
-    }
+    });
   };
 };

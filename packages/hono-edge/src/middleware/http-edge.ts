@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app/app-env.js";
 import { UnsupportedMediaType } from "../errors/service-errors.js";
+import { writeAnswerHeaders } from "../http/answer-headers.js";
 
 /**
  * Media types a JSON route reads: JSON itself (`application/json`, `application/*+json`), and `text/plain`,
@@ -32,5 +33,5 @@ const REJECTING = new Set([401, 405, 413, 415]);
 export const closeAfterRejection = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   await next();
   const status = c.get("realStatus") ?? c.res.status;
-  if (REJECTING.has(status) && c.req.method !== "GET" && c.req.method !== "HEAD") c.header("Connection", "close");
+  if (REJECTING.has(status) && c.req.method !== "GET" && c.req.method !== "HEAD") writeAnswerHeaders(c, (headers) => headers.set("Connection", "close"));
 };
