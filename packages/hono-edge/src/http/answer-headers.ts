@@ -2,7 +2,7 @@ import type { Context } from "hono";
 
 /**
  * Writes headers onto a request's answer once it exists (in a middleware, after `next()`). Not `c.header`:
- * after the answer exists, Hono copies it into a new one for each header set so, its body through a Web
+ * once the answer exists, each `c.header` makes Hono copy the answer into a new one, its body through a Web
  * stream, which costs a cached poll about half its speed on Node. An answer whose headers cannot change (one
  * from `fetch`: a Durable Object's, through the Worker's front) is copied once first.
  */
