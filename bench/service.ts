@@ -10,7 +10,7 @@
  * The service is `voar-server` itself (the production entry, request log on) in its own process, searching a
  * fake upstream in a third process (the simulator's work is off its request path and out of its memory).
  */
-import { fmt, isQuick, summarize, type Figure } from "./lib/measure.js";
+import { fmt, isQuick, slopeOf, summarize, type Figure } from "./lib/measure.js";
 import { compareServers, LOAD_TOOL, type Comparison, type Shot } from "./service/http-compare.js";
 import { wireBytes } from "./service/wire-bytes.js";
 import { distinctQueries, LARGE_ROUTES, percentile, searchRound, type SearchBody } from "./service/search-load.js";
@@ -58,6 +58,8 @@ export interface ServiceFigures {
   readonly cachedPage: ServedAnswer;
   /** The cached page's bytes through Hono on @hono/node-server alone, against the bare server: the framework's ceiling. */
   readonly framework: Comparison;
+  /** The same bytes through Hono alone, copied per request with a new `X-Request-Id` (each answer its own), against the bare server. */
+  readonly frameworkOwn: Comparison;
   readonly repeatedQuery: ServedAnswer;
   /** The cached page by Token, served by the demo (`voar-demo`, the server a user tries first). */
   readonly demoCachedPage: ServedAnswer;
@@ -70,23 +72,30 @@ export interface ServiceFigures {
   readonly perSearch: PerSearchFigures;
 }
 
-/** Memory of active searches. */
+/** Memory of active searches, per 1,000 offers held (bytes). */
 export interface PerSearchFigures {
+  /** Searches held at the end, added in `steps` equal steps. */
   readonly searches: number;
+  readonly steps: number;
+  /** Offers per search. */
   readonly offers: Figure;
-  readonly rssBytes: number;
-  readonly heapBytes: number;
-  /** The same, per 1,000 offers (offers summed over the searches). */
+  /** Offers held at the end. */
+  readonly offersHeld: number;
+  /**
+   * The least-squares slope of each reading over the offers held, one point per step (read after a full GC):
+   * what 1,000 more offers of active searches cost, without what the first ones paid once (in the intercept).
+   */
   readonly rssPer1000Offers: number;
   readonly heapPer1000Offers: number;
   /**
-   * What the resident growth per 1,000 offers is made of: the V8 heap's committed pages (used and the free
-   * ones V8 keeps), ArrayBuffers and other memory bound to JavaScript objects, and the rest (the allocator's
-   * pages, code, stacks).
+   * The resident slope's parts: the V8 heap's committed pages (used and the free ones V8 keeps), ArrayBuffers
+   * and other memory bound to JavaScript objects, and the rest (the allocator's pages, code, stacks).
    */
   readonly rssParts: { readonly heapCommitted: number; readonly external: number; readonly rest: number };
-  /** The same over every search from the start (fixed costs paid once included), for comparison. */
-  readonly whole: { readonly searches: number; readonly heapPer1000Offers: number; readonly rssPer1000Offers: number };
+  /** The resident growth of each step alone, per 1,000 offers: how far one step's reading strays (min, max). */
+  readonly rssStep: { readonly min: number; readonly max: number };
+  /** The growth from before the first search to the last step, per 1,000 offers (fixed costs included). */
+  readonly whole: { readonly heapPer1000Offers: number; readonly rssPer1000Offers: number };
   /** Heap after their TTL passed (and a new search let the store evict them), minus the heap before them. */
   readonly heapLeftAfterTtl: number;
   readonly rssLeftAfterTtl: number;
@@ -193,8 +202,9 @@ const measureServing = async (quick: boolean) => {
     const cachedPage = await compareAnswer(server, poll, quick);
     // The same bytes through Hono on @hono/node-server alone (the bare server answers the page, set just above).
     const framework = await compareServers(shotOf(server.bareUrl, poll), shotOf(server.frameworkUrl, poll), compareOptions(quick));
+    const frameworkOwn = await compareServers(shotOf(server.bareUrl, poll), shotOf(server.frameworkOwnUrl, poll), compareOptions(quick));
     const repeatedQuery = await compareAnswer(server, query!, quick);
-    return { cachedPage, framework, repeatedQuery, conditional: { full: full.bytes, notModified: notModified.bytes, status: notModified.status } };
+    return { cachedPage, framework, frameworkOwn, repeatedQuery, conditional: { full: full.bytes, notModified: notModified.bytes, status: notModified.status } };
   } finally {
     await server.stop();
   }
@@ -229,12 +239,14 @@ const measureCorsServing = async (quick: boolean): Promise<ServedAnswer> => {
 };
 
 /**
- * Memory per active (completed, not expired) search: the largest Mode B round trips of the simulator; then
- * what is left once their TTL passed.
+ * Memory per active (completed, not expired) search: the largest Mode B round trips of the simulator, held in
+ * equal steps, the process's memory read after each (after a full GC); the figure is the slope of each reading
+ * over the offers held. Then what is left once their TTL passed.
  */
 export const measurePerSearch = async (quick: boolean): Promise<PerSearchFigures> => {
-  const n = quick ? 40 : 100;
-  const ttlMs = quick ? 20_000 : 40_000;
+  const steps = quick ? 5 : 8;
+  const perStep = quick ? 10 : 25;
+  const ttlMs = quick ? 20_000 : 60_000;
   const server = await startServiceProcess({ ttlMs, latencyMs: 200 });
   try {
     const shape = { routes: LARGE_ROUTES, extra: { Companhia: 1300 }, returnAfterDays: 7 };
@@ -242,34 +254,32 @@ export const measurePerSearch = async (quick: boolean): Promise<PerSearchFigures
     await sleep(ttlMs + 500);
     await searchRound(server.appUrl, distinctQueries(1, 300, shape), 100); // evicts the warm-up's searches
     const before = await server.memory(true);
-    // Two halves: the second's growth is the cost of more active searches, without what the first paid once
-    // (code compiled again after the collections, caches and pools reaching their working size).
-    const first = await searchRound(server.appUrl, distinctQueries(n / 2, 20, shape), 100);
-    const mid = await server.memory(true);
-    const second = await searchRound(server.appUrl, distinctQueries(n / 2, 20 + Math.ceil(n / 2 / LARGE_ROUTES.length), shape), 100);
-    if (first.errors + second.errors > 0) throw new Error(`searches failed: ${first.firstError ?? second.firstError}`);
-    const after = await server.memory(true);
+    const readings: { readonly offers: number; readonly m: MemoryReading }[] = [];
+    const offers: number[] = [];
+    for (let step = 0; step < steps; step++) {
+      // Distinct queries: each step's start skips the routes' dates the steps before took.
+      const round = await searchRound(server.appUrl, distinctQueries(perStep, 20 + step * Math.ceil(perStep / LARGE_ROUTES.length), shape), 100);
+      if (round.errors > 0) throw new Error(`searches failed: ${round.firstError}`);
+      offers.push(...round.offers);
+      readings.push({ offers: offers.reduce((a, b) => a + b, 0), m: await server.memory(true) });
+    }
+    const last = readings.at(-1)!;
     await sleep(ttlMs + 500);
     await searchRound(server.appUrl, distinctQueries(1, 301, shape), 100);
     const expired = await server.memory(true);
-    const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
-    const offers = sum(second.offers);
-    const rss = after.rss - mid.rss;
-    const heap = after.heapUsed - mid.heapUsed;
-    const allOffers = offers + sum(first.offers);
+    const per1000 = (read: (m: MemoryReading) => number) => slopeOf(readings.map((r) => [r.offers, read(r.m)] as const)) * 1000;
+    const rest = (m: MemoryReading) => m.rss - m.heapTotal - m.external;
+    const stepRss = readings.slice(1).map((r, i) => ((r.m.rss - readings[i]!.m.rss) / (r.offers - readings[i]!.offers)) * 1000);
     return {
-      searches: n / 2,
-      offers: summarize(second.offers),
-      rssBytes: rss / (n / 2),
-      heapBytes: heap / (n / 2),
-      rssPer1000Offers: (rss / offers) * 1000,
-      heapPer1000Offers: (heap / offers) * 1000,
-      rssParts: {
-        heapCommitted: ((after.heapTotal - mid.heapTotal) / offers) * 1000,
-        external: ((after.external - mid.external) / offers) * 1000,
-        rest: ((after.rss - after.heapTotal - after.external - (mid.rss - mid.heapTotal - mid.external)) / offers) * 1000,
-      },
-      whole: { searches: n, heapPer1000Offers: ((after.heapUsed - before.heapUsed) / allOffers) * 1000, rssPer1000Offers: ((after.rss - before.rss) / allOffers) * 1000 },
+      searches: steps * perStep,
+      steps,
+      offers: summarize(offers),
+      offersHeld: last.offers,
+      rssPer1000Offers: per1000((m) => m.rss),
+      heapPer1000Offers: per1000((m) => m.heapUsed),
+      rssParts: { heapCommitted: per1000((m) => m.heapTotal), external: per1000((m) => m.external), rest: per1000(rest) },
+      rssStep: { min: Math.min(...stepRss), max: Math.max(...stepRss) },
+      whole: { heapPer1000Offers: ((last.m.heapUsed - before.heapUsed) / last.offers) * 1000, rssPer1000Offers: ((last.m.rss - before.rss) / last.offers) * 1000 },
       heapLeftAfterTtl: expired.heapUsed - before.heapUsed,
       rssLeftAfterTtl: expired.rss - before.rss,
     };
@@ -281,11 +291,11 @@ export const measurePerSearch = async (quick: boolean): Promise<PerSearchFigures
 /** Runs every part of the service bench (`quick`: 1 s runs and 40 searches for the memory figure). */
 export const runServiceBench = async (quick = isQuick()): Promise<ServiceFigures> => {
   const load = await measureLoad();
-  const { cachedPage, framework, repeatedQuery, conditional } = await measureServing(quick);
+  const { cachedPage, framework, frameworkOwn, repeatedQuery, conditional } = await measureServing(quick);
   const demoCachedPage = await measureDemoServing(quick);
   const corsCachedPage = await measureCorsServing(quick);
   const perSearch = await measurePerSearch(quick);
-  return { load, cachedPage, framework, repeatedQuery, demoCachedPage, corsCachedPage, conditional, perSearch, loadTool: LOAD_TOOL };
+  return { load, cachedPage, framework, frameworkOwn, repeatedQuery, demoCachedPage, corsCachedPage, conditional, perSearch, loadTool: LOAD_TOOL };
 };
 
 const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
@@ -310,9 +320,11 @@ export const printServiceFigures = (f: ServiceFigures): void => {
   const c = f.conditional;
   console.log(`conditional poll of an unchanged search: HTTP ${c.status}, ${c.notModified} bytes against ${c.full} for the full answer (${(c.notModified / c.full).toFixed(3)}x; target <= 0.1)`);
   const p = f.perSearch;
-  console.log(`memory per active search (${p.searches} searches of ${p.offers.median.toFixed(0)} offers median): RSS ${mib(p.rssBytes)}, heap ${mib(p.heapBytes)}`);
-  console.log(`  per 1,000 offers: RSS ${(p.rssPer1000Offers / 1e6).toFixed(2)} MB, heap ${(p.heapPer1000Offers / 1e6).toFixed(2)} MB (target <= 1 MB)`);
-  console.log(`  over all ${p.whole.searches} searches from the start: RSS ${(p.whole.rssPer1000Offers / 1e6).toFixed(2)} MB, heap ${(p.whole.heapPer1000Offers / 1e6).toFixed(2)} MB per 1,000 offers`);
+  const mb = (b: number) => `${(b / 1e6).toFixed(2)} MB`;
+  console.log(`memory per active search (${p.searches} searches held in ${p.steps} steps, ${p.offers.median.toFixed(0)} offers median, ${p.offersHeld} in all; slope over the steps):`);
+  console.log(`  per 1,000 offers: RSS ${mb(p.rssPer1000Offers)}, heap ${mb(p.heapPer1000Offers)} (target <= 1 MB)`);
+  console.log(`  RSS parts: heap committed ${mb(p.rssParts.heapCommitted)}, buffers ${mb(p.rssParts.external)}, the rest ${mb(p.rssParts.rest)}; one step alone: ${mb(p.rssStep.min)} to ${mb(p.rssStep.max)}`);
+  console.log(`  from the start to the last step: RSS ${mb(p.whole.rssPer1000Offers)}, heap ${mb(p.whole.heapPer1000Offers)} per 1,000 offers`);
   console.log(`  left after their TTL: heap ${mib(p.heapLeftAfterTtl)}, RSS ${mib(p.rssLeftAfterTtl)}`);
 };
 

@@ -67,3 +67,21 @@ export const fmt = (f: Figure, unit = "ms", digits = 2): string =>
 
 /** Whether the bench runs in quick mode (`--quick` or BENCH_QUICK=1). */
 export const isQuick = (): boolean => process.argv.includes("--quick") || process.env.BENCH_QUICK === "1";
+
+/**
+ * The least-squares slope of `y` over `x` (points `[x, y]`): the marginal cost of one more unit of `x`, with
+ * what the first units paid once in the intercept. Needs two distinct `x` at least.
+ */
+export const slopeOf = (points: readonly (readonly [number, number])[]): number => {
+  const n = points.length;
+  const mx = points.reduce((a, [x]) => a + x, 0) / n;
+  const my = points.reduce((a, [, y]) => a + y, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  for (const [x, y] of points) {
+    sxy += (x - mx) * (y - my);
+    sxx += (x - mx) ** 2;
+  }
+  if (sxx === 0) throw new RangeError("a slope needs two distinct x at least");
+  return sxy / sxx;
+};

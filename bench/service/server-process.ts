@@ -84,6 +84,16 @@ const framework = new Hono().post("*", async (c) => {
   return c.body(new Uint8Array(bare.body.buffer, bare.body.byteOffset, bare.body.byteLength), 200, bare.headers);
 });
 const frameworkPort = await new Promise<number>((resolve) => serve({ fetch: framework.fetch, port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port)));
+// The same, but each answer its own, as every answer of the service must be (each carries its request's id, in
+// its body and its `X-Request-Id`): the bytes copied into a new array per request, a new id, the headers a plain
+// record as the app's Consultar answers them. The least any answer with its own RequestId costs on the framework.
+const frameworkOwn = new Hono().post("*", async (c) => {
+  await c.req.arrayBuffer();
+  const bytes = new Uint8Array(bare.body.byteLength);
+  bytes.set(bare.body);
+  return new Response(bytes, { status: 200, headers: { ...bare.headers, "X-Request-Id": crypto.randomUUID() } });
+});
+const frameworkOwnPort = await new Promise<number>((resolve) => serve({ fetch: frameworkOwn.fetch, port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port)));
 
 const send = (m: ChildMessage) => process.send!(m);
 const collect = () => {
@@ -116,4 +126,4 @@ process.on("message", async (m: ParentMessage) => {
   }
 });
 process.on("disconnect", () => process.exit(0));
-send({ type: "ready", appPort, barePort, frameworkPort });
+send({ type: "ready", appPort, barePort, frameworkPort, frameworkOwnPort });

@@ -12,7 +12,7 @@ export type ParentMessage =
 
 /** What the server process answers. */
 export type ChildMessage =
-  | { readonly type: "ready"; readonly appPort: number; readonly barePort: number; readonly frameworkPort: number }
+  | { readonly type: "ready"; readonly appPort: number; readonly barePort: number; readonly frameworkPort: number; readonly frameworkOwnPort: number }
   | { readonly type: "memory"; readonly id: number; readonly rss: number; readonly heapUsed: number; readonly heapTotal: number; readonly external: number; readonly arrayBuffers: number; readonly collected: boolean; readonly cpuMs: number }
   | { readonly type: "ok"; readonly id: number };
 
@@ -40,6 +40,11 @@ export interface ServiceProcess {
   readonly bareUrl: string;
   /** Hono on @hono/node-server answering the bare server's bytes, and nothing else: the framework's own cost. */
   readonly frameworkUrl: string;
+  /**
+   * Hono on @hono/node-server answering the same bytes copied per request with a new `X-Request-Id`: each answer
+   * its own, as the service's are (each carries its RequestId). The least such an answer costs on the framework.
+   */
+  readonly frameworkOwnUrl: string;
   /** Its memory now; after a full garbage collection when `gc`. */
   memory(gc: boolean): Promise<MemoryReading>;
   /** What the bare server (and the framework alone) answer from now on. */
@@ -123,7 +128,7 @@ export const startServiceProcess = async (o: ServiceProcessOptions): Promise<Ser
   });
   const pending = new Map<number, (m: ChildMessage) => void>();
   let nextId = 1;
-  const ready = new Promise<{ appPort: number; barePort: number; frameworkPort: number }>((resolve, reject) => {
+  const ready = new Promise<{ appPort: number; barePort: number; frameworkPort: number; frameworkOwnPort: number }>((resolve, reject) => {
     child.once("exit", (code) => {
       upstream?.child.kill("SIGTERM");
       reject(new Error(`the bench server exited (${code}) before it was ready`));
@@ -133,7 +138,7 @@ export const startServiceProcess = async (o: ServiceProcessOptions): Promise<Ser
       else pending.get(m.id)?.(m);
     });
   });
-  const { appPort, barePort, frameworkPort } = await ready;
+  const { appPort, barePort, frameworkPort, frameworkOwnPort } = await ready;
   const ask = <T extends ChildMessage>(m: ParentMessage) =>
     new Promise<T>((resolve) => {
       pending.set(m.id, (answer) => {
@@ -146,6 +151,7 @@ export const startServiceProcess = async (o: ServiceProcessOptions): Promise<Ser
     appUrl: `http://127.0.0.1:${appPort}`,
     bareUrl: `http://127.0.0.1:${barePort}`,
     frameworkUrl: `http://127.0.0.1:${frameworkPort}`,
+    frameworkOwnUrl: `http://127.0.0.1:${frameworkOwnPort}`,
     memory: async (gc) => {
       const { type: _type, id: _id, ...reading } = await ask<Extract<ChildMessage, { type: "memory" }>>({ type: "memory", id: nextId++, gc });
       return reading;
