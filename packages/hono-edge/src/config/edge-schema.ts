@@ -12,21 +12,35 @@ const bucket = (capacity: number, refillPerSecond: number, what: string) =>
     .describe(what);
 
 /**
- * Login attempts (`POST /Token`), counted apart from the tenants' budgets (so that unauthenticated callers
- * can never reset or spend a tenant's): per client address, whatever the username (password spraying), and
- * per username and client address (guessing one account's password), so an attack from elsewhere never
- * locks the real user out.
+ * Login limits (`POST /Token`), counted apart from the tenants' budgets (so that unauthenticated callers can
+ * never reset or spend a tenant's). Failed logins count, successful ones do not (a site that logs every
+ * visitor in with one account through one server is never refused for it): per client address, whatever
+ * the username (password spraying); per username and client address (guessing one account's password from
+ * one address); and per username from every address together (guessing from many addresses), which never
+ * slows an address the username logged in from recently. Successes have a generous cap of their own.
  */
 export const LoginLimitsSchema = z.strictObject({
-  /** Attempts from one client address: 20 in a burst, then one every 5 s. */
-  perClient: bucket(20, 0.2, "login attempts per client address"),
-  /** Attempts at one username from one client address: 5 in a burst, then one every 30 s... */
-  perAccount: bucket(5, 1 / 30, "login attempts per username and client address"),
+  /** Failed logins from one client address: 20 in a burst, then one every 5 s. */
+  perClient: bucket(20, 0.2, "failed logins per client address"),
+  /** Failed logins at one username from one client address: 5 in a burst, then one every 30 s... */
+  perAccount: bucket(5, 1 / 30, "failed logins per username and client address"),
   /**
    * ...and, over a longer run, 20 in all, then one every 10 min: the delay grows the longer a guessing
    * attack goes on (progressive), while the same user from another address is not slowed at all.
    */
-  perAccountSustained: bucket(20, 1 / 600, "sustained login attempts per username and client address"),
+  perAccountSustained: bucket(20, 1 / 600, "sustained failed logins per username and client address"),
+  /**
+   * Failed logins at one username from every address together: 10 in a burst, then one every minute... An
+   * address the username logged in from within `rememberAddressSeconds` is never held back by it; any other
+   * waits its turn (429 `slow_down`, `Retry-After`) while the account is under attack.
+   */
+  perAccountAllAddresses: bucket(10, 1 / 60, "failed logins per username from every address"),
+  /** ...and, over a longer run, 50 in all, then one every 15 min. */
+  perAccountAllAddressesSustained: bucket(50, 1 / 900, "sustained failed logins per username from every address"),
+  /** Successful logins per username and client address (bounds token minting): 300 in a burst, then 5 per second. */
+  successes: bucket(300, 5, "successful logins per username and client address"),
+  /** How long (seconds) a successful login makes its address known to the username: 30 days. */
+  rememberAddressSeconds: z.int().min(60).max(31_536_000).default(2_592_000),
 });
 
 /**
