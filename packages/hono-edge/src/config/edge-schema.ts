@@ -66,4 +66,21 @@ export const HttpSchema = z.strictObject({
   keepAliveTimeoutMs: z.int().min(100).max(600_000).default(5_000),
   /** Node entry: open connections at once (`server.maxConnections`); more are closed at once. */
   maxConnections: z.int().min(1).max(1_000_000).default(1_024),
+  /**
+   * Node entry: open connections at once from one client address (an IPv6 address by its /64), so that one
+   * client holding idle sockets cannot take `maxConnections` from everybody else; more are answered 429
+   * `LIMITE_EXCEDIDO` and closed at once. Counted at the socket, by its peer address (no header is read
+   * yet there): behind a reverse proxy every connection comes from the proxy, so with `trustedProxyHeader`
+   * set the default is no cap of its own (`maxConnections`), and the proxy is where to cap clients.
+   * Default without it: a quarter of `maxConnections` (256 of 1,024), room for a client with many concurrent
+   * searches while three more such clients could not fill the server.
+   */
+  maxConnectionsPerAddress: z.int().min(1).max(1_000_000).optional(),
 });
+
+/**
+ * The per-address connection cap in force: the setting; else, behind a trusted proxy, `maxConnections` (no cap
+ * of its own); else a quarter of `maxConnections`. Never above `maxConnections`.
+ */
+export const connectionsPerAddress = (http: z.output<typeof HttpSchema>): number =>
+  Math.min(http.maxConnections, http.maxConnectionsPerAddress ?? (http.trustedProxyHeader ? http.maxConnections : Math.max(1, Math.floor(http.maxConnections / 4))));

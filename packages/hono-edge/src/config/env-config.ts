@@ -105,6 +105,7 @@ export const ENV_VARS: Readonly<Record<string, EnvVar>> = {
   VOAR_REQUEST_TIMEOUT_MS: { path: ["http", "requestTimeoutMs"], parse: number },
   VOAR_KEEP_ALIVE_TIMEOUT_MS: { path: ["http", "keepAliveTimeoutMs"], parse: number },
   VOAR_MAX_CONNECTIONS: { path: ["http", "maxConnections"], parse: number },
+  VOAR_MAX_CONNECTIONS_PER_ADDRESS: { path: ["http", "maxConnectionsPerAddress"], parse: number },
   VOAR_SEARCH_DEADLINE_MS: { path: ["search", "deadlineMs"], parse: number },
   VOAR_SEARCH_TTL_MS: { path: ["search", "ttlMs"], parse: number },
   VOAR_SEARCH_FAILED_TTL_MS: { path: ["search", "failedTtlMs"], parse: number },

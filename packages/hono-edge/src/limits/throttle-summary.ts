@@ -1,5 +1,5 @@
 import type { Clock } from "../clock.js";
-import type { Logger } from "../logging/logger.js";
+import type { Logger, LogRecord } from "../logging/logger.js";
 import { BoundedMap } from "../util/bounded-map.js";
 
 /** Options of {@link throttleSummary}. */
@@ -12,6 +12,8 @@ export interface ThrottleSummaryOptions {
   readonly keyField: string;
   /** Longest time between two lines while refusals go on, and the quiet time that ends an episode. Default 5 min. */
   readonly everyMs?: number | undefined;
+  /** Level of the lines. Default `warn`. */
+  readonly level?: LogRecord["level"] | undefined;
 }
 
 interface Episode {
@@ -26,9 +28,9 @@ interface Episode {
 const MAX_CLIENTS = 1_000;
 
 /**
- * Logs a run of refusals of one key (an account under attack from many addresses) as a few lines instead of
- * one per refused attempt: one `warn` when the run begins, then, while it goes on, one every `everyMs` with
- * how many attempts were refused since the previous line and from how many client addresses. A run ends
+ * Logs a run of refusals of one key (an account under attack from many addresses, a client holding too
+ * many connections) as a few lines instead of one per refused attempt: one `warn` when the run begins, then, while it goes on, one every `everyMs` with
+ * how many attempts were refused since the previous line and from how many client addresses (when given). A run ends
  * after `everyMs` without a refusal; the next one begins with a new first line. No timer: a line is written
  * by the refusal that finds it due, so a run that stops leaves nothing pending.
  *
@@ -39,24 +41,25 @@ const MAX_CLIENTS = 1_000;
 export const throttleSummary = (options: ThrottleSummaryOptions) => {
   const everyMs = options.everyMs ?? 300_000;
   const episodes = new BoundedMap<string, Episode>(10_000);
-  return (key: string, client: string, fields: Readonly<Record<string, unknown>> = {}): void => {
+  const level = options.level ?? "warn";
+  return (key: string, client: string | undefined, fields: Readonly<Record<string, unknown>> = {}): void => {
     const now = options.clock.now();
     const run = episodes.get(key);
     if (!run || now - run.lastSeen >= everyMs) {
       episodes.set(key, { since: now, lastSeen: now, lastLogged: now, refused: 0, clients: new Set() });
-      options.logger.log({ level: "warn", msg: options.msg, [options.keyField]: key, client, ...fields });
+      options.logger.log({ level, msg: options.msg, [options.keyField]: key, ...(client === undefined ? {} : { client }), ...fields });
       return;
     }
     run.lastSeen = now;
     run.refused++;
-    if (run.clients.size < MAX_CLIENTS) run.clients.add(client);
+    if (client !== undefined && run.clients.size < MAX_CLIENTS) run.clients.add(client);
     if (now - run.lastLogged < everyMs) return;
     options.logger.log({
-      level: "warn",
+      level,
       msg: options.msg,
       [options.keyField]: key,
       refused: run.refused,
-      clients: run.clients.size,
+      ...(run.clients.size > 0 ? { clients: run.clients.size } : {}),
       sinceMs: now - run.since,
       ...fields,
     });
