@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
-import { TooManyConnections } from "../errors/service-errors.js";
+import { TooManyConnections } from "../errors/edge-errors.js";
 import { rawErrorAnswer } from "./node-rejections.js";
 
 /**

@@ -2,7 +2,8 @@ import { maxHeaderSize, STATUS_CODES, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { RequestError } from "@hono/node-server";
 import { toErrorResponse } from "../errors/error-table.js";
-import { HeadersTooLarge, InternalError, InvalidRequest, RequestTimeout, type ServiceError } from "../errors/service-errors.js";
+import { HeadersTooLarge, RequestTimeout } from "../errors/edge-errors.js";
+import { InternalError, InvalidRequest, type ServiceError } from "../errors/service-errors.js";
 import type { Logger } from "../logging/logger.js";
 
 /**

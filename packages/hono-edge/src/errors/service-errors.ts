@@ -1,4 +1,5 @@
 import type { FieldError } from "@voar/core";
+import { EDGE_ERROR_TAGS, type EdgeError } from "./edge-errors.js";
 
 /**
  * The errors of the HTTP service, as tagged classes (`_tag`), each carrying what its answer needs: the
@@ -153,49 +154,6 @@ export class UnsupportedMediaType extends Error {
   }
 }
 
-/**
- * The request's headers passed the server's limit (Node's `maxHeaderSize`): 431 `REQUISICAO_INVALIDA`, answered
- * by the Node entry before any route runs.
- */
-export class HeadersTooLarge extends Error {
-  readonly _tag = "HeadersTooLarge";
-  constructor(readonly limitBytes: number) {
-    super(`headers over ${limitBytes} bytes`);
-  }
-  get mensagem(): string {
-    return `Os cabeçalhos da requisição excedem o tamanho máximo permitido de ${this.limitBytes} bytes.`;
-  }
-}
-
-/**
- * The request did not arrive whole in time (`http.headersTimeoutMs` / `http.requestTimeoutMs`): 408
- * `TEMPO_ESGOTADO`, retryable (RFC 9110: the client may repeat it on a new connection). Node entry only.
- */
-export class RequestTimeout extends Error {
-  readonly _tag = "RequestTimeout";
-  constructor() {
-    super("request timeout");
-  }
-  get mensagem(): string {
-    return "A requisição não chegou por inteiro dentro do tempo limite do servidor. Envie-a de novo, numa nova conexão.";
-  }
-}
-
-/**
- * The client's address already holds `http.maxConnectionsPerAddress` connections: the new one is answered
- * 429 `LIMITE_EXCEDIDO` with `Retry-After` and closed at once. Node entry only.
- */
-export class TooManyConnections extends Error {
-  readonly _tag = "TooManyConnections";
-  readonly retryAfterSeconds = 1;
-  constructor(readonly max: number) {
-    super(`more than ${max} connections from one address`);
-  }
-  get mensagem(): string {
-    return `Conexões demais abertas a partir do seu endereço (no máximo ${this.max} ao mesmo tempo). Feche conexões ociosas e tente de novo em ${this.retryAfterSeconds} s.`;
-  }
-}
-
 /** A bug: something threw that no rule expected. Its detail goes to the log, never to the client. */
 export class InternalError extends Error {
   readonly _tag = "InternalError";
@@ -216,15 +174,13 @@ export type ServiceError =
   | StoreUnavailable
   | MethodNotAllowed
   | UnsupportedMediaType
-  | HeadersTooLarge
-  | RequestTimeout
-  | TooManyConnections
+  | EdgeError
   | InternalError;
 
 /** The tag of a {@link ServiceError}. */
 export type ServiceErrorTag = ServiceError["_tag"];
 
-const TAGS: ReadonlySet<string> = new Set<ServiceErrorTag>([
+const TAGS: ReadonlySet<string> = new Set<Exclude<ServiceErrorTag, EdgeError["_tag"]>>([
   "InvalidRequest",
   "UnknownSearch",
   "Unauthorized",
@@ -235,12 +191,9 @@ const TAGS: ReadonlySet<string> = new Set<ServiceErrorTag>([
   "StoreUnavailable",
   "MethodNotAllowed",
   "UnsupportedMediaType",
-  "HeadersTooLarge",
-  "RequestTimeout",
-  "TooManyConnections",
   "InternalError",
 ]);
 
 /** True when a value is one of the tagged {@link ServiceError}s (read from the tag, never the message). */
 export const isServiceError = (u: unknown): u is ServiceError =>
-  u instanceof Error && "_tag" in u && typeof u._tag === "string" && TAGS.has(u._tag);
+  u instanceof Error && "_tag" in u && typeof u._tag === "string" && (TAGS.has(u._tag) || (EDGE_ERROR_TAGS as readonly string[]).includes(u._tag));
