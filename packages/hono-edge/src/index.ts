@@ -28,8 +28,20 @@ export { searchKey } from "./search/search-key.js";
 
 // Other ports and their defaults
 export { createMemoryPaganteSettings, type PaganteSettings, type PaganteState } from "./settings/pagante-settings.js";
-export { createTokenBucketLimiter, type RateLimiter, type RateDecision, type TokenBucketOptions } from "./limits/token-bucket.js";
-export { jsonLinesLogger, silentLogger, type Logger, type LogRecord } from "./logging/logger.js";
+export {
+  createTokenBucketLimiter,
+  memoryRateLimiters,
+  type BucketOperation,
+  type BucketSettings,
+  type LimitName,
+  type RateLimiter,
+  type RateLimiterFactory,
+  type RateDecision,
+  type TokenBucketOptions,
+  type TokenBuckets,
+} from "./limits/token-bucket.js";
+export { jsonLinesLogger, redactingLogger, silentLogger, type Logger, type LogRecord } from "./logging/logger.js";
+export { REDACTED, redactRecord, redactText } from "./logging/log-redactor.js";
 export type { Principal } from "./auth/authenticator.js";
 
 // Errors and the wire

@@ -2,7 +2,7 @@
  * `voar-server`, the Node entry: reads the configuration (`VOAR_CONFIG_FILE`, then `VOAR_*` variables),
  * searches the configured upstream (`upstream`, through undici) or the embedded simulator (the default),
  * keeps searches in memory or in Redis (`store`), serves the app with `@hono/node-server` on `VOAR_PORT`
- * (or `PORT`, default 8787) with the timeouts and connection cap of `http` (see `serveNode`), and stops
+ * (or `PORT`, default 8787) with the timeouts and connection caps of `http` (see `serveNode`), and stops
  * gracefully on SIGINT/SIGTERM. Logs are JSON lines on stdout. Rate limits live in Redis when it is the
  * store (shared by every instance), in memory otherwise; client addresses come from the socket (or the
  * trusted proxy header of `http`).
@@ -151,7 +151,7 @@ const app = (() => {
   }
 })();
 const port = wholeNumber("VOAR_PORT") ?? wholeNumber("PORT") ?? 8787;
-const server = serveNode({ fetch: app.fetch, port, hostname: env["VOAR_HOSTNAME"] ?? "0.0.0.0", http: config.http }, (info) =>
+const server = serveNode({ fetch: app.fetch, port, hostname: env["VOAR_HOSTNAME"] ?? "0.0.0.0", http: config.http, logger }, (info) =>
   logger.log({
     level: "info",
     msg: "listening",

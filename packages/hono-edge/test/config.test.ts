@@ -101,6 +101,24 @@ describe("loadConfig", () => {
     }
   });
 
+  it("reads the login limits from VOAR_* variables", () => {
+    const result = loadConfig({
+      env: {
+        VOAR_API_KEYS: `acme:${KEY}`,
+        VOAR_LOGIN_LIMIT_PER_ACCOUNT_ALL_ADDRESSES_CAPACITY: "7",
+        VOAR_LOGIN_LIMIT_PER_ACCOUNT_ALL_ADDRESSES_SUSTAINED_REFILL_PER_SECOND: "0.001",
+        VOAR_LOGIN_LIMIT_SUCCESSES_CAPACITY: "1000",
+        VOAR_LOGIN_REMEMBER_ADDRESS_SECONDS: "86400",
+      },
+    });
+    expect(result.ok && result.config.limits.login).toMatchObject({
+      perAccountAllAddresses: { capacity: 7, refillPerSecond: 1 / 60 },
+      perAccountAllAddressesSustained: { capacity: 50, refillPerSecond: 0.001 },
+      successes: { capacity: 1_000, refillPerSecond: 5 },
+      rememberAddressSeconds: 86_400,
+    });
+  });
+
   it("reports every problem on its own line, naming the setting and its variable, never the secret", () => {
     const result = loadConfig({
       file: { limits: { bodyBytes: 10 }, cors: { origins: ["not a url"] }, pagante: { "999": false }, unknown: 1 },

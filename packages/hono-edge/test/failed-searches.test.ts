@@ -45,7 +45,7 @@ describe("a permission refusal", () => {
     expect([...calls.calls.values()]).toEqual(MODE_A.map(() => 1));
     const failed = logs.records.filter((r) => r.msg === "search.source_failed");
     expect(failed).toHaveLength(MODE_A.length);
-    expect(failed[0]).toMatchObject({ level: "warn", searchId: token, tag: "PermissionDenied", detail: expect.stringContaining("SECRET-abc") });
+    expect(failed[0]).toMatchObject({ level: "warn", searchId: token, tag: "PermissionDenied", detail: expect.stringContaining("Usuário 4411 não possui permissão (token=[REDACTED])") });
     expect(new Set(failed.map((r) => r["sourceId"]))).toEqual(new Set(MODE_A));
   });
 

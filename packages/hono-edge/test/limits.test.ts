@@ -32,6 +32,25 @@ describe("rate limit per tenant (token bucket, injected clock)", () => {
     expect((await limiter.take("c")).ok).toBe(false);
   });
 
+  it("peek looks without taking, refund gives one token back up to the capacity, drain empties the bucket", async () => {
+    const clock = manualClock();
+    const limiter = createTokenBucketLimiter({ capacity: 2, refillPerSecond: 0.1, clock });
+    expect(await limiter.peek("k")).toEqual({ ok: true });
+    expect(await limiter.peek("k")).toEqual({ ok: true });
+    await limiter.take("k");
+    await limiter.take("k");
+    expect(await limiter.peek("k")).toEqual({ ok: false, retryAfterSeconds: 10 });
+    await limiter.refund("k");
+    expect(await limiter.peek("k")).toEqual({ ok: true });
+    await limiter.refund("k");
+    await limiter.refund("k");
+    expect([(await limiter.take("k")).ok, (await limiter.take("k")).ok, (await limiter.take("k")).ok]).toEqual([true, true, false]);
+    await limiter.drain("fresh");
+    expect(await limiter.peek("fresh")).toEqual({ ok: false, retryAfterSeconds: 10 });
+    clock.advance(10_000);
+    expect(await limiter.peek("fresh")).toEqual({ ok: true });
+  });
+
   it("counts per tenant through the app: one tenant's 429 does not touch another's budget", async () => {
     const clock = manualClock();
     const { app } = testApp({ clock, configInput: { limits: { rateLimit: { capacity: 2, refillPerSecond: 1 } } } });

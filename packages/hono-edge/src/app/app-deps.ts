@@ -5,7 +5,7 @@ import { ConfigError } from "../config/load-config.js";
 import type { ServiceConfig } from "../config/config-schema.js";
 import type { Context } from "hono";
 import { memoryRateLimiters, type RateLimiter, type RateLimiterFactory } from "../limits/token-bucket.js";
-import { jsonLinesLogger, type Logger } from "../logging/logger.js";
+import { jsonLinesLogger, redactingLogger, type Logger } from "../logging/logger.js";
 import { createMemorySessionStore } from "../search/memory-session-store.js";
 import type { SessionStore } from "../search/session-store.js";
 import { createMemoryPaganteSettings, type PaganteSettings } from "../settings/pagante-settings.js";
@@ -21,7 +21,7 @@ export interface AppDeps {
   readonly store?: SessionStore | undefined;
   /** Time for expiry, limits, TTLs, "today" and log durations. Default: the system clock. */
   readonly clock?: Clock | undefined;
-  /** Structured logs. Default: JSON lines on `console.log`. */
+  /** Structured logs, each record redacted of secrets first (`redactingLogger`). Default: JSON lines on `console.log`. */
   readonly logger?: Logger | undefined;
   /** Known airports. Default: core's directory. */
   readonly airports?: AirportDirectory | undefined;
@@ -90,7 +90,7 @@ export const resolveDeps = (deps: AppDeps): ResolvedDeps => {
         maxSessionsPerTenant: config.limits.maxSessionsPerTenant,
         ttlMs: config.search.ttlMs,
       }),
-    logger: deps.logger ?? jsonLinesLogger(),
+    logger: deps.logger ? redactingLogger(deps.logger) : jsonLinesLogger(),
     airports: deps.airports ?? coreAirports,
     pagante: deps.pagante ?? createMemoryPaganteSettings(config.pagante),
     rateLimiters: deps.rateLimiters ?? memoryRateLimiters(clock),

@@ -18,6 +18,7 @@ import { createRequestMemo, type SearchRouteDeps } from "../routes/search-reques
 import { WrittenPages } from "../routes/serialized-answer.js";
 import { streamHandler } from "../routes/stream-route.js";
 import { tokenHandler } from "../routes/token-route.js";
+import { createLoginGuard } from "../limits/login-guard.js";
 import { SearchHub } from "../search/search-hub.js";
 import type { AppEnv } from "./app-env.js";
 import { resolveDeps, type AppDeps } from "./app-deps.js";
@@ -99,11 +100,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   app.post(
     `${base}/Token`,
     tokenHandler(auth, {
-      perClient: d.rateLimiters("login-client", config.limits.login.perClient),
-      perAccount: [
-        d.rateLimiters("login-account", config.limits.login.perAccount),
-        d.rateLimiters("login-account-sustained", config.limits.login.perAccountSustained),
-      ],
+      guard: createLoginGuard({ limiters: d.rateLimiters, settings: config.limits.login, logger, clock: d.clock }),
       bodyLimitBytes: config.limits.bodyBytes,
       logger,
       clientAddress: { trustedProxyHeader: config.http.trustedProxyHeader, fromRuntime: d.clientAddress },

@@ -1,8 +1,11 @@
 import { errorEnvelope, toWireProgress, type ErrorCode, type ErrorEnvelope, type ErrorStatus, type FieldError } from "@voar/core";
 import type { ServiceError, ServiceErrorTag } from "./service-errors.js";
 
-/** HTTP statuses of the service's error answers: the catalogue's, plus 404, 405 and 415 for a request to fix. */
-export type ServiceErrorStatus = ErrorStatus | 404 | 405 | 415;
+/**
+ * HTTP statuses of the service's error answers: the catalogue's, plus 404, 405 and 415 for a request to fix,
+ * and 408 and 431 for what the Node server refuses before any route runs.
+ */
+export type ServiceErrorStatus = ErrorStatus | 404 | 405 | 408 | 415 | 431;
 
 /** How one service error is answered. */
 export interface ErrorMapping {
@@ -20,6 +23,12 @@ export interface ErrorMapping {
  * code, and a request to a route that does not exist is a request the client must fix, not a retryable
  * condition. `UnknownSearch` (a well-formed poll of a search that is gone) is 404 `BUSCA_EXPIRADA`, `Campos`
  * naming `Token`/`LeaseId`; `StoreUnavailable` is 503 `INDISPONIVEL` with `Retry-After`.
+ *
+ * The Node server's own refusals, written before any route runs (`node-rejections.ts`): headers over the
+ * limit are 431 `REQUISICAO_INVALIDA` (the same request fails again); a request that did not arrive in time
+ * is 408 `TEMPO_ESGOTADO` (the code of running out of time, retryable: sent again, and faster, it may pass);
+ * a connection over the per-address cap is 429 `LIMITE_EXCEDIDO` with `Retry-After`. Malformed framing and a
+ * bad request target are `InvalidRequest` (400).
  */
 export const ERROR_TABLE: { readonly [T in ServiceErrorTag]: ErrorMapping } = {
   InvalidRequest: { codigo: "REQUISICAO_INVALIDA", status: 400 },
@@ -32,6 +41,9 @@ export const ERROR_TABLE: { readonly [T in ServiceErrorTag]: ErrorMapping } = {
   StoreUnavailable: { codigo: "INDISPONIVEL", status: 503 },
   MethodNotAllowed: { codigo: "REQUISICAO_INVALIDA", status: 405 },
   UnsupportedMediaType: { codigo: "REQUISICAO_INVALIDA", status: 415 },
+  HeadersTooLarge: { codigo: "REQUISICAO_INVALIDA", status: 431 },
+  RequestTimeout: { codigo: "TEMPO_ESGOTADO", status: 408 },
+  TooManyConnections: { codigo: "LIMITE_EXCEDIDO", status: 429 },
   InternalError: { codigo: "ERRO_INTERNO", status: 500 },
 };
 
@@ -55,6 +67,9 @@ const detailsOf = (e: ServiceError): { readonly campos?: readonly FieldError[]; 
     case "SearchCapacityReached":
     case "RouteNotFound":
     case "MethodNotAllowed":
+    case "HeadersTooLarge":
+    case "RequestTimeout":
+    case "TooManyConnections":
       return { mensagem: e.mensagem };
     case "StoreUnavailable":
     case "InternalError":
@@ -67,6 +82,7 @@ const headersOf = (e: ServiceError): Record<string, string> => {
     case "RateLimitExceeded":
     case "StoreUnavailable":
     case "SearchCapacityReached":
+    case "TooManyConnections":
       return { "Retry-After": String(e.retryAfterSeconds) };
     case "MethodNotAllowed":
       return { Allow: e.allowed.join(", ") };

@@ -1,4 +1,5 @@
 import type { FieldError } from "@voar/core";
+import { EDGE_ERROR_TAGS, type EdgeError } from "./edge-errors.js";
 
 /**
  * The errors of the HTTP service, as tagged classes (`_tag`), each carrying what its answer needs: the
@@ -173,12 +174,13 @@ export type ServiceError =
   | StoreUnavailable
   | MethodNotAllowed
   | UnsupportedMediaType
+  | EdgeError
   | InternalError;
 
 /** The tag of a {@link ServiceError}. */
 export type ServiceErrorTag = ServiceError["_tag"];
 
-const TAGS: ReadonlySet<string> = new Set<ServiceErrorTag>([
+const TAGS: ReadonlySet<string> = new Set<Exclude<ServiceErrorTag, EdgeError["_tag"]>>([
   "InvalidRequest",
   "UnknownSearch",
   "Unauthorized",
@@ -194,4 +196,4 @@ const TAGS: ReadonlySet<string> = new Set<ServiceErrorTag>([
 
 /** True when a value is one of the tagged {@link ServiceError}s (read from the tag, never the message). */
 export const isServiceError = (u: unknown): u is ServiceError =>
-  u instanceof Error && "_tag" in u && typeof u._tag === "string" && TAGS.has(u._tag);
+  u instanceof Error && "_tag" in u && typeof u._tag === "string" && (TAGS.has(u._tag) || (EDGE_ERROR_TAGS as readonly string[]).includes(u._tag));

@@ -8,6 +8,23 @@ export interface RateLimiter {
   take(key: string): Promise<RateDecision>;
 }
 
+/**
+ * Token buckets per key with every operation the login limits need besides `take`: counting only failed
+ * logins means looking before the password is checked, counting after it, and giving back what a success
+ * does not owe. Every operation is atomic per key (one Lua script on Redis).
+ */
+export interface TokenBuckets extends RateLimiter {
+  /** What `take` would answer now, without taking a token. */
+  peek(key: string): Promise<RateDecision>;
+  /** Gives one token back (up to the capacity): a taken token the request turned out not to owe. */
+  refund(key: string): Promise<void>;
+  /** Empties the bucket: it fills again at the refill rate, from now (a mark that lasts `1 / refillPerSecond`). */
+  drain(key: string): Promise<void>;
+}
+
+/** One operation on a bucket: see {@link TokenBuckets}. */
+export type BucketOperation = "take" | "peek" | "refund" | "drain";
+
 /** Options of {@link createTokenBucketLimiter}. */
 export interface TokenBucketOptions {
   /** Requests allowed in a burst (bucket size). */
@@ -33,32 +50,46 @@ interface Bucket {
  * const limiter = createTokenBucketLimiter({ capacity: 60, refillPerSecond: 5, clock: systemClock });
  * const d = await limiter.take("apikey:acme");
  */
-export const createTokenBucketLimiter = (options: TokenBucketOptions): RateLimiter => {
+export const createTokenBucketLimiter = (options: TokenBucketOptions): TokenBuckets => {
   const buckets = new Map<string, Bucket>();
   const maxKeys = options.maxKeys ?? 10_000;
-  return {
-    take(key) {
-      const now = options.clock.now();
-      const prior = buckets.get(key);
-      const bucket: Bucket = prior
-        ? { tokens: Math.min(options.capacity, prior.tokens + (Math.max(0, now - prior.at) / 1000) * options.refillPerSecond), at: now }
-        : { tokens: options.capacity, at: now };
+  const apply = (key: string, op: BucketOperation): RateDecision => {
+    const now = options.clock.now();
+    const prior = buckets.get(key);
+    const tokens = prior ? Math.min(options.capacity, prior.tokens + (Math.max(0, now - prior.at) / 1000) * options.refillPerSecond) : options.capacity;
+    const ok = tokens >= 1;
+    if (op !== "peek") {
+      const after = op === "take" ? (ok ? tokens - 1 : tokens) : op === "refund" ? Math.min(options.capacity, tokens + 1) : 0;
       // Re-inserting keeps the map in least-recently-seen order, so the oldest key is the first one.
       buckets.delete(key);
-      buckets.set(key, bucket);
+      buckets.set(key, { tokens: after, at: now });
       if (buckets.size > maxKeys) buckets.delete(buckets.keys().next().value!);
-      if (bucket.tokens >= 1) {
-        bucket.tokens -= 1;
-        return Promise.resolve({ ok: true });
-      }
-      const seconds = Math.max(1, Math.ceil((1 - bucket.tokens) / options.refillPerSecond));
-      return Promise.resolve({ ok: false, retryAfterSeconds: seconds });
-    },
+    }
+    if (ok) return { ok: true };
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / options.refillPerSecond)) };
+  };
+  return {
+    take: (key) => Promise.resolve(apply(key, "take")),
+    peek: (key) => Promise.resolve(apply(key, "peek")),
+    refund: (key) => Promise.resolve(void apply(key, "refund")),
+    drain: (key) => Promise.resolve(void apply(key, "drain")),
   };
 };
 
-/** Which budget a limiter counts: the tenants' requests, or login attempts per client / per account. */
-export type LimitName = "tenant" | "login-client" | "login-account" | "login-account-sustained";
+/**
+ * Which budget a limiter counts: the tenants' requests; failed logins per client address, per username and
+ * address (short-term and sustained) and per username from every address (short-term and sustained);
+ * successful logins per username and address; and the mark of an address a username logged in from.
+ */
+export type LimitName =
+  | "tenant"
+  | "login-client"
+  | "login-account"
+  | "login-account-sustained"
+  | "login-account-all"
+  | "login-account-all-sustained"
+  | "login-success"
+  | "login-known";
 
 /** Size and refill of one budget. */
 export interface BucketSettings {
@@ -70,7 +101,7 @@ export interface BucketSettings {
  * Makes the limiter of each budget. Each budget has its own keys, so that one kind of key can never evict
  * another's (unauthenticated login attempts cannot reset a tenant's budget).
  */
-export type RateLimiterFactory = (name: LimitName, settings: BucketSettings) => RateLimiter;
+export type RateLimiterFactory = (name: LimitName, settings: BucketSettings) => TokenBuckets;
 
 /**
  * In-memory token buckets, one set of keys per budget (this instance only). Login budgets remember more keys

@@ -1,6 +1,10 @@
+import { redactRecord } from "./log-redactor.js";
+
 /**
  * Structured logs: one JSON object per line, through an injected {@link Logger}. Records carry ids,
- * names, numbers and clean messages only: callers never put a token, a password or a body in them.
+ * names, numbers and clean messages only: callers never put a token, a password or a body in them. Text
+ * written by others (an upstream's error detail) may hold secrets: every record is redacted on its way out
+ * (`log-redactor.ts`).
  */
 
 /** A log record: a level, an event name and flat fields. */
@@ -16,15 +20,29 @@ export interface Logger {
   log(record: LogRecord): void;
 }
 
+const REDACTING = Symbol("redacting");
+
 /**
- * A logger writing JSON lines through `write` (default `console.log`, which every runtime has).
+ * A logger that redacts every record ({@link redactRecord}) before handing it to `inner`. Wrapping a logger
+ * that already redacts returns it as is, so a record is redacted once however the loggers are composed.
+ *
+ * @example
+ * const logger = redactingLogger({ log: (r) => myLogs.push(r) });
+ */
+export const redactingLogger = (inner: Logger): Logger => {
+  if (REDACTING in inner) return inner;
+  return { [REDACTING]: true, log: (record) => inner.log(redactRecord(record)) } as Logger;
+};
+
+/**
+ * A logger writing JSON lines through `write` (default `console.log`, which every runtime has), each record
+ * redacted first.
  *
  * @example
  * const logger = jsonLinesLogger((line) => process.stdout.write(line + "\n"));
  */
-export const jsonLinesLogger = (write: (line: string) => void = (line) => console.log(line)): Logger => ({
-  log: (record) => write(JSON.stringify(record)),
-});
+export const jsonLinesLogger = (write: (line: string) => void = (line) => console.log(line)): Logger =>
+  redactingLogger({ log: (record) => write(JSON.stringify(record)) });
 
 /** A logger that drops every record (tests that do not look at logs). */
 export const silentLogger: Logger = { log: () => undefined };

@@ -141,7 +141,7 @@ export const openApiDocument = (basePath: string): Json => {
           "200": json(ref("TokenResponse"), "Token emitido."),
           "400": tokenError("invalid_request (corpo ou parâmetro ausente, repetido ou inválido), unsupported_grant_type ou invalid_grant (usuário ou senha incorretos)."),
           "413": tokenError("invalid_request: corpo acima do limite."),
-          "429": tokenError("slow_down: tentativas de login demais para o usuário.", {
+          "429": tokenError("slow_down: tentativas de login erradas demais (deste endereço, ou para o usuário de todos os endereços), ou logins demais deste endereço; a senha não é verificada. Logins certos não contam para o limite de tentativas.", {
             "Retry-After": { description: "Segundos até a próxima tentativa.", schema: { type: "integer", minimum: 1 } },
           }),
         },

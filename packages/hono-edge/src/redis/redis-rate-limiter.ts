@@ -1,13 +1,14 @@
 import type { Redis } from "ioredis";
-import type { RateLimiterFactory } from "../limits/token-bucket.js";
+import type { BucketOperation, RateDecision, RateLimiterFactory } from "../limits/token-bucket.js";
 import { silentLogger, type Logger } from "../logging/logger.js";
 import { luaScript } from "./lua-runner.js";
 
 /**
  * A token bucket in one Redis hash per key (`t` tokens, `at` last update), on the server's clock, so every
  * instance sharing the Redis counts against the same budget. KEYS: the bucket. ARGV: capacity, tokens per
- * second. Returns `{1}` when a token was taken, `{0, ms}` with the wait until the next one. The bucket expires
- * once it would be full again (an absent bucket is a full one).
+ * second, and the operation (`take` when absent; `peek`, `refund`, `drain`: see `TokenBuckets`). Returns
+ * `{1}` when a token is there (taken by `take`), `{0, ms}` with the wait until the next one. The bucket
+ * expires once it would be full again (an absent bucket is a full one); `peek` writes nothing.
  */
 export const TAKE_TOKEN = `local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local capacity = tonumber(ARGV[1])
@@ -15,13 +16,17 @@ local rate = tonumber(ARGV[2]) / 1000
 local f = redis.call('HMGET', KEYS[1], 't', 'at')
 local tokens = capacity
 if f[1] then tokens = math.min(capacity, tonumber(f[1]) + math.max(0, now - tonumber(f[2])) * rate) end
+local op = ARGV[3] or 'take'
 local ok = 0
-if tokens >= 1 then
-  tokens = tokens - 1
-  ok = 1
+if tokens >= 1 then ok = 1 end
+local after = tokens
+if op == 'take' and ok == 1 then after = tokens - 1
+elseif op == 'refund' then after = math.min(capacity, tokens + 1)
+elseif op == 'drain' then after = 0 end
+if op ~= 'peek' then
+  redis.call('HSET', KEYS[1], 't', tostring(after), 'at', now)
+  redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - after) / rate) + 1000)
 end
-redis.call('HSET', KEYS[1], 't', tostring(tokens), 'at', now)
-redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) / rate) + 1000)
 if ok == 1 then return {1} end
 return {0, math.ceil((1 - tokens) / rate)}`;
 
@@ -42,7 +47,7 @@ export interface RedisRateLimitersOptions {
 
 /**
  * Rate limiters on Redis, shared by every instance of the service: one token bucket per budget and key,
- * taken atomically by a Lua script on the server's clock. Each budget has its own keys, and Redis expires
+ * taken (or looked at, refunded, drained) atomically by a Lua script on the server's clock. Each budget has its own keys, and Redis expires
  * a bucket once it is full again, so no kind of key can push another out.
  *
  * @example
@@ -54,19 +59,23 @@ export const redisRateLimiters = (options: RedisRateLimitersOptions): RateLimite
   const logger = options.logger ?? silentLogger;
   return (name, settings) => {
     const fallback = options.fallback?.(name, settings);
+    const run = async (op: BucketOperation, key: string): Promise<RateDecision> => {
+      let reply: [number, number?];
+      try {
+        reply = (await script.run([`${prefix}${name}:${key}`], [settings.capacity, settings.refillPerSecond, op])) as [number, number?];
+      } catch (e) {
+        if (!fallback) throw e;
+        logger.log({ level: "warn", msg: "rate_limit.fallback", budget: name, error: e instanceof Error ? e.message : String(e) });
+        return op === "take" || op === "peek" ? fallback[op](key) : fallback[op](key).then(() => ({ ok: true }) as const);
+      }
+      if (reply[0] === 1) return { ok: true };
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(Number(reply[1] ?? 1_000) / 1_000)) };
+    };
     return {
-      async take(key) {
-        let reply: [number, number?];
-        try {
-          reply = (await script.run([`${prefix}${name}:${key}`], [settings.capacity, settings.refillPerSecond])) as [number, number?];
-        } catch (e) {
-          if (!fallback) throw e;
-          logger.log({ level: "warn", msg: "rate_limit.fallback", budget: name, error: e instanceof Error ? e.message : String(e) });
-          return fallback.take(key);
-        }
-        if (reply[0] === 1) return { ok: true };
-        return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(Number(reply[1] ?? 1_000) / 1_000)) };
-      },
+      take: (key) => run("take", key),
+      peek: (key) => run("peek", key),
+      refund: async (key) => void (await run("refund", key)),
+      drain: async (key) => void (await run("drain", key)),
     };
   };
 };

@@ -4,9 +4,9 @@ import type { AppEnv } from "../app/app-env.js";
 import type { Authenticator } from "../auth/authenticator.js";
 import { OAuthError } from "../auth/oauth-error.js";
 import { InvalidRequest, PayloadTooLarge, Unauthorized } from "../errors/service-errors.js";
-import { clientAddressOf, UNKNOWN_CLIENT, type ClientAddressSource } from "../http/client-address.js";
+import { clientAddressOf, type ClientAddressSource } from "../http/client-address.js";
 import { readBodyText } from "../http/read-body.js";
-import type { RateDecision, RateLimiter } from "../limits/token-bucket.js";
+import type { LoginGuard, LoginRefusal } from "../limits/login-guard.js";
 import type { Logger } from "../logging/logger.js";
 
 /** The body of `POST /Token` (OAuth2 password grant, RFC 6749 §4.3), form-encoded or JSON. */
@@ -78,30 +78,35 @@ const asOAuthError = (e: unknown): OAuthError => {
 
 /** What `POST /Token` needs besides the authenticator. */
 export interface TokenRouteDeps {
-  /** Login attempts per client address, whatever the username. */
-  readonly perClient: RateLimiter;
-  /** Login attempts per username and client address: a short-term bucket, then a sustained one (progressive). */
-  readonly perAccount: readonly RateLimiter[];
+  /** The login limits (`limits.login`): failed logins per client address, per username, and successes. */
+  readonly guard: LoginGuard;
   readonly bodyLimitBytes: number;
   readonly logger: Logger;
   readonly clientAddress: ClientAddressSource;
 }
 
-const slowDown = (decision: RateDecision, why: string): OAuthError | undefined => {
-  if (decision.ok) return undefined;
-  const wait = decision.retryAfterSeconds;
-  return new OAuthError(429, "slow_down", `${why}: tente de novo em ${wait} s.`, { "Retry-After": String(wait) });
+const WHY: { readonly [S in LoginRefusal["scope"]]: string } = {
+  address: "tentativas de login erradas demais deste endereco",
+  account: "tentativas de login erradas demais para este usuario",
+  successes: "logins demais deste endereco para este usuario",
+};
+
+const slowDown = (refusal: LoginRefusal): OAuthError => {
+  const wait = refusal.retryAfterSeconds;
+  return new OAuthError(429, "slow_down", `${WHY[refusal.scope]}: tente de novo em ${wait} s.`, { "Retry-After": String(wait) });
 };
 
 /**
  * `POST /Token`: issues an access token for agency credentials (OAuth2 password grant, RFC 6749 §4.3).
  * Failures answer in OAuth2 form (RFC 6749 §5.2, see `oauth-error.ts`): 400 `invalid_request` (body or a
  * member missing, repeated or invalid), 400 `unsupported_grant_type`, 400 `invalid_grant` (wrong username or
- * password), 413 `invalid_request` (body over the limit), 429 `slow_down` with `Retry-After`. Attempts count
- * per client address (password spraying) and per username from that address (guessing one password), apart
- * from the tenants' budgets; an attack from one address never locks the user out from another. A failed
- * login is logged with the username and the client address (never the password). `Authorization` is not
- * read: there is no client authentication (legacy clients often send their old bearer token here).
+ * password), 413 `invalid_request` (body over the limit), 429 `slow_down` with `Retry-After`. Failed logins
+ * count, successful ones do not (see `login-guard.ts`): per client address (password spraying), per
+ * username from that address, and per username from every address (an attack from many addresses), apart
+ * from the tenants' budgets; an attack from elsewhere never locks the user out of an address it logged in
+ * from. A failed login is logged with the username and the client address (never the password).
+ * `Authorization` is not read: there is no client authentication (legacy clients often send their old
+ * bearer token here).
  * No answer is ever cached (`Cache-Control: no-store`).
  */
 export const tokenHandler =
@@ -114,20 +119,26 @@ export const tokenHandler =
     try {
       const text = await readBodyText(c.req.raw, deps.bodyLimitBytes);
       const { username, password } = readGrant(readParams(text, c.req.header("content-type") ?? ""));
-      // An unknown address (a runtime that does not say, no proxy header) would put every client in one
-      // budget, so that one attacker locks everybody out: then attempts count per username only.
-      const known = client !== UNKNOWN_CLIENT;
-      let refused = known ? slowDown(await deps.perClient.take(client), "tentativas de login demais deste endereco") : undefined;
-      for (const limiter of deps.perAccount) {
-        refused ??= slowDown(await limiter.take(known ? `${username}\n${client}` : username), "tentativas de login demais para este usuario");
-      }
-      if (refused) {
-        deps.logger.log({ level: "warn", msg: "login.limited", requestId: c.get("requestId"), username, client });
-        throw refused;
+      const ticket = await deps.guard.admit(username, client);
+      if (!ticket.ok) {
+        // A run of refusals at one account from many addresses is summarised by the guard, not logged per attempt.
+        if (ticket.scope === "address") deps.logger.log({ level: "warn", msg: "login.limited", requestId: c.get("requestId"), username, client });
+        throw slowDown(ticket);
       }
       attempted = username;
-      const { accessToken, expiresIn } = await auth.login(username, password);
-      return c.json({ access_token: accessToken, token_type: "bearer" as const, expires_in: expiresIn });
+      let issued: Awaited<ReturnType<Authenticator["login"]>>;
+      try {
+        issued = await auth.login(username, password);
+      } catch (e) {
+        if (e instanceof Unauthorized) await ticket.failed();
+        throw e;
+      }
+      const counted = await ticket.succeeded();
+      if (!counted.ok) {
+        deps.logger.log({ level: "warn", msg: "login.limited", requestId: c.get("requestId"), username, client, scope: counted.scope });
+        throw slowDown(counted);
+      }
+      return c.json({ access_token: issued.accessToken, token_type: "bearer" as const, expires_in: issued.expiresIn });
     } catch (e) {
       if (attempted !== undefined && e instanceof Unauthorized) {
         deps.logger.log({ level: "warn", msg: "login.failed", requestId: c.get("requestId"), username: attempted, client });

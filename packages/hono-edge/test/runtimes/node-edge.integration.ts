@@ -46,7 +46,8 @@ const open = (port: number) =>
 
 describe("the Node entry's HTTP edge", () => {
   it("closes slow-loris connections (headers never finished, or a body that trickles) by the configured timeouts", async () => {
-    const { port } = await start({ headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 200, maxConnections: 100 });
+    // Every socket of these tests comes from one address: the cap per address is set as high as the server's.
+    const { port } = await start({ headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 200, maxConnections: 100, maxConnectionsPerAddress: 100 });
     const loris = await Promise.all(Array.from({ length: 30 }, () => open(port)));
     const timers = loris.map(({ socket }, i) => {
       socket.write(i % 2 === 0 ? "POST /api/Token HTTP/1.1\r\nHost: x\r\n" : `POST /api/ConsultaAereo/Consultar HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${API_KEY}\r\nContent-Length: 10000\r\n\r\n{`);
@@ -64,7 +65,7 @@ describe("the Node entry's HTTP edge", () => {
   });
 
   it("holds at most maxConnections: one more is closed at once, while those already open are served", async () => {
-    const { port } = await start({ headersTimeoutMs: 30_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, maxConnections: 5 });
+    const { port } = await start({ headersTimeoutMs: 30_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, maxConnections: 5, maxConnectionsPerAddress: 5 });
     const held = await Promise.all(Array.from({ length: 5 }, () => open(port)));
     const extra = await open(port);
     await extra.closed;
