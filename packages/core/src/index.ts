@@ -28,7 +28,9 @@ export {
   zonedToUtcMs,
 } from "./domain/time-zone.js";
 export {
+  boardingTaxesOf,
   checkedOnly,
+  discountOf,
   isCashOffer,
   savingPercent,
   serviceFeeOf,
@@ -38,6 +40,7 @@ export {
   type PassengerFare,
   type PassengerType,
   type Seller,
+  type SellerDiscount,
 } from "./domain/offer.js";
 export type { Airport, AirportDirectory } from "./domain/airport.js";
 

@@ -114,7 +114,7 @@ export const FareGroupSchema = z
     currency: z.string().length(3),
     priceWithTax: DecimalAmountSchema,
     priceWithoutTax: DecimalAmountSchema,
-    priceInCompany: DecimalAmountSchema.meta({ description: "Preço da própria companhia, em dinheiro, com taxas." }),
+    priceInCompany: DecimalAmountSchema.meta({ description: "Preço da reserva pela tarifa da própria companhia, em dinheiro, com as taxas do grupo; igual a priceWithTax numa tarifa da companhia; 0 quando a fonte não informa (assentos Livelo)." }),
     percentualEconomia: PercentSchema.meta({ description: "Economia de priceWithTax sobre priceInCompany, em %." }),
     fares: z.array(ModeAFareSchema),
   })
