@@ -73,5 +73,6 @@ describe("the same search on the command line", () => {
       "npx -y pnpm@10.34.9 -s voar search CNF SDU 2026-12-20 --volta 2026-12-27 --modo b --adultos 2 --criancas 1 --bebes 1 --base-url u --token k",
     );
     expect(cliCommand({ ...base, Companhia: 3 }, "u", "k")).toContain("--modo 3");
+    expect(cliCommand({ ...base, Volta: "2026-12-27", Filtros: { ParadasIda: [0], ParadasVolta: [0, 1] } }, "u", "k")).toContain("--volta 2026-12-27 --paradas-ida 0 --paradas-volta 0,1");
   });
 });

@@ -191,6 +191,8 @@ export const toWireMeta = (meta: MetaView, view: ResultView = DEFAULT_VIEW): Mod
   TransactionId: null,
   Contagens: {
     Paradas: meta.counts.stops.map(([Key, Value]) => ({ Key, Value })),
+    ParadasIda: (meta.counts.outboundStops ?? meta.counts.stops).map(([Key, Value]) => ({ Key, Value })),
+    ParadasVolta: meta.counts.returnStops?.map(([Key, Value]) => ({ Key, Value })) ?? null,
     Companhias: meta.counts.airlines.map(([Key, Value]) => ({ Key, Value })),
     Milhas: meta.counts.miles,
     Dinheiro: meta.counts.cash,

@@ -114,7 +114,7 @@ const meta = {
   GoingCompany: null,
   BackCompany: null,
   TransactionId: null,
-  Contagens: { Paradas: [], Companhias: [], Milhas: 0, Dinheiro: 0 },
+  Contagens: { Paradas: [], ParadasIda: [], ParadasVolta: null, Companhias: [], Milhas: 0, Dinheiro: 0 },
   Ordenacao: "preco" as const,
   Filtros: null,
 };
