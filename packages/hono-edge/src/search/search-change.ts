@@ -96,3 +96,21 @@ export const rejoinWindowMs = (sources: readonly SourceProgress[], failedTtlMs: 
   if (failed.some((p) => p.error?.retryable !== false)) return failedTtlMs;
   return undefined;
 };
+
+/**
+ * Seconds until a new request for a completed search's query starts a new search that asks the sources
+ * again (the end of its rejoin window, see {@link rejoinWindowMs}), at least 1; undefined when every new
+ * request would join it for its whole TTL, or the window has passed. `now` on the store's clock.
+ */
+export const secondsUntilRejoinEnds = (
+  record: Pick<SearchRecord, "completedAt">,
+  s: Pick<SearchSnapshot, "completed" | "sources">,
+  failedTtlMs: number,
+  now: number,
+): number | undefined => {
+  if (!s.completed || record.completedAt === undefined) return undefined;
+  const window = rejoinWindowMs(s.sources, failedTtlMs);
+  if (window === undefined) return undefined;
+  const left = record.completedAt + window - now;
+  return left > 0 ? Math.max(1, Math.ceil(left / 1000)) : undefined;
+};

@@ -3,7 +3,7 @@ import type { Clock } from "../clock.js";
 import { SearchCapacityReached, StoreUnavailable } from "../errors/service-errors.js";
 import type { Logger } from "../logging/logger.js";
 import { runSearch, type RunningSearch } from "./run-search.js";
-import { applyChanges, emptySnapshotOf, rejoinWindowMs } from "./search-change.js";
+import { applyChanges, emptySnapshotOf, secondsUntilRejoinEnds } from "./search-change.js";
 import { searchKey } from "./search-key.js";
 import { SnapshotCache } from "./snapshot-cache.js";
 import { SessionCapacityReached, type OpenResult, type SearchRecord, type SessionStore, type Unwatch } from "./session-store.js";
@@ -99,17 +99,9 @@ export class SearchHub {
     return record;
   }
 
-  /**
-   * Seconds until a new request for a completed search's query starts a new search that asks the sources
-   * again (the end of its rejoin window, see `rejoinWindowMs`), at least 1; undefined when every new request
-   * would join it for its whole TTL, or the window has passed.
-   */
+  /** Seconds until a repeat of a completed search's query starts a new search (see `secondsUntilRejoinEnds`). */
   retryAfterSeconds(record: SearchRecord, s: SearchSnapshot): number | undefined {
-    if (!s.completed || record.completedAt === undefined) return undefined;
-    const window = rejoinWindowMs(s.sources, Math.min(this.o.failedTtlMs, this.o.ttlMs));
-    if (window === undefined) return undefined;
-    const left = record.completedAt + window - this.o.clock.now();
-    return left > 0 ? Math.max(1, Math.ceil(left / 1000)) : undefined;
+    return secondsUntilRejoinEnds(record, s, Math.min(this.o.failedTtlMs, this.o.ttlMs), this.o.clock.now());
   }
 
   /** A live search of the tenant by id; undefined when unknown, expired or another tenant's. */
