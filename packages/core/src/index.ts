@@ -28,7 +28,9 @@ export {
   zonedToUtcMs,
 } from "./domain/time-zone.js";
 export {
+  boardingTaxesOf,
   checkedOnly,
+  discountOf,
   isCashOffer,
   savingPercent,
   serviceFeeOf,
@@ -38,6 +40,7 @@ export {
   type PassengerFare,
   type PassengerType,
   type Seller,
+  type SellerDiscount,
 } from "./domain/offer.js";
 export type { Airport, AirportDirectory } from "./domain/airport.js";
 
@@ -64,9 +67,12 @@ export {
   ERROR_CATALOGUE,
   ERROR_CODES,
   SOURCE_FAILURE,
+  failedSearchAnswer,
   failedSearchCode,
   isErrorCode,
+  NOT_RETRYABLE_FAILURE_MESSAGE,
   type ErrorCatalogueEntry,
+  type FailedSearchAnswer,
   type SourceFailureCode,
   type ErrorCode,
   type ErrorStatus,

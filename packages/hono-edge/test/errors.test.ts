@@ -10,11 +10,11 @@ afterEach(() => vi.useRealTimers());
 const AIRLINE_SOURCES = ["latam", "gol", "azul", "tap", "copa", "american", "iberia", "livelo"];
 
 /** Checks an answer is the failure envelope with the code and the status decisions.md gives it. */
-const expectFailure = async (res: Response, code: ErrorCode) => {
+const expectFailure = async (res: Response, code: ErrorCode, retentavel = ERROR_CATALOGUE[code].retentavel) => {
   const body = await answerOf(res);
   expect(res.status).toBe(ERROR_CATALOGUE[code].status);
   expect(ErrorEnvelopeSchema.safeParse(body).success).toBe(true);
-  expect(body).toMatchObject({ Success: false, HasResult: false, Completed: true, Data: [], Erro: { Codigo: code, Retentavel: ERROR_CATALOGUE[code].retentavel } });
+  expect(body).toMatchObject({ Success: false, HasResult: false, Completed: true, Data: [], Erro: { Codigo: code, Retentavel: retentavel } });
   expect(body.MensagemErro.length).toBeGreaterThan(10);
   // Progresso and RequestId are always present, errors included.
   expect(body.RequestId).toEqual(expect.any(String));
@@ -77,8 +77,9 @@ describe("every error code answers its HTTP status in the envelope", () => {
     expect(first.status).toBe(200);
     await vi.advanceTimersByTimeAsync(250);
     // Polled by its Token: the query body would start a new search (a failed one is not replayed).
-    const body = await expectFailure(await post(app, "/api/ConsultaAereo/Consultar", { Token: first.body.Token }), "FALHA_FORNECEDOR");
-    expect(body.Progresso.Fontes.every((f) => f.Estado === "falhou")).toBe(true);
+    // Business refusals are not retryable: the answer's Retentavel follows its sources.
+    const body = await expectFailure(await post(app, "/api/ConsultaAereo/Consultar", { Token: first.body.Token }), "FALHA_FORNECEDOR", false);
+    expect(body.Progresso.Fontes.every((f) => f.Estado === "falhou" && f.Retentavel === false)).toBe(true);
     expect(body.Token).toEqual(expect.any(String));
   });
 

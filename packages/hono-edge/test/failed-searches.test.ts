@@ -1,9 +1,10 @@
 /**
- * Searches that fail: a permission refusal answers its own, non-retryable code; a failed search is not
- * replayed to new requests for the whole TTL (config `search.failedTtlMs`, see the README); the upstream's
- * own words go to the log, never to the client.
+ * Searches that fail: a permission refusal answers its own, non-retryable code; the answer's `Retentavel`
+ * follows its sources; a failed search is not replayed to new requests for the whole TTL (config
+ * `search.failedTtlMs`, see the README), and a retryable one says in `Retry-After` when a repeat asks the
+ * sources again; the upstream's own words go to the log, never to the client.
  */
-import { BusinessError, HttpStatusError, PermissionDenied, type SourceError } from "@voar/core";
+import { AuthError, BusinessError, HttpStatusError, MalformedPayload, NOT_RETRYABLE_FAILURE_MESSAGE, PermissionDenied, type SourceError } from "@voar/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FAILED_REJOIN_MS } from "../src/search/search-change.js";
 import { consultar, fastSources, NOW, QUERY, testApp } from "./support/app.js";
@@ -59,6 +60,47 @@ describe("a permission refusal", () => {
   });
 });
 
+describe("the answer's retry hint follows its sources", () => {
+  it("every source failed for a reason a retry does not change: Retentavel false, a sentence that does not say to try again, no Retry-After", async () => {
+    const reasons = [new MalformedPayload({ detail: "x" }), new BusinessError({ detail: "x" }), new AuthError({ detail: "x" })];
+    const failures = Object.fromEntries(MODE_A.map((id, i) => [id, { error: reasons[i % reasons.length]! }]));
+    const { app } = appWith({ failures });
+    const token = await finished(app);
+    for (const answer of [await consultar(app, { Token: token }), await consultar(app, QUERY)]) {
+      expect(answer.status).toBe(502);
+      expect(answer.body.Erro).toMatchObject({ Codigo: "FALHA_FORNECEDOR", Retentavel: false });
+      expect(answer.body.MensagemErro).toBe(NOT_RETRYABLE_FAILURE_MESSAGE);
+      expect(answer.body.MensagemErro).not.toMatch(/Tente de novo/);
+      expect(answer.body.Progresso.Fontes.every((f) => f.Retentavel === false)).toBe(true);
+      expect(answer.res.headers.get("Retry-After")).toBeNull();
+    }
+  });
+
+  it("one retryable failure among them makes the answer retryable, and a repeat after Retry-After asks the sources again", async () => {
+    const failures = { ...every(new BusinessError({ detail: "x" })), gol: { error: new HttpStatusError({ status: 503 }) } };
+    const { app, calls } = appWith({ failures }, { search: { maxAttempts: 1 } });
+    const token = await finished(app);
+    const polled = await consultar(app, { Token: token });
+    expect(polled.body.Erro).toMatchObject({ Codigo: "FALHA_FORNECEDOR", Retentavel: true });
+    expect(polled.body.MensagemErro).toMatch(/Tente de novo em instantes/);
+    const wait = Number(polled.res.headers.get("Retry-After"));
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(FAILED_REJOIN_MS / 1000);
+    // Within the window the repeat receives the failure (a legacy client polling by its body sees it once)...
+    const early = await consultar(app, QUERY);
+    expect([early.status, early.body.Token, Number(early.res.headers.get("Retry-After")) <= wait]).toEqual([502, token, true]);
+    // ...and once Retry-After has passed, the same query is a new search that asks every source again.
+    await vi.advanceTimersByTimeAsync(wait * 1_000);
+    const retried = await consultar(app, QUERY);
+    expect(retried.body.Token).not.toBe(token);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(calls.total()).toBe(2 * MODE_A.length);
+    // The old search still answers its own polls, without a Retry-After that no longer holds.
+    const old = await consultar(app, { Token: token });
+    expect([old.status, old.res.headers.get("Retry-After")]).toEqual([502, null]);
+  });
+});
+
 describe("a failed search is not replayed for the whole TTL", () => {
   it("when every source failed, the same request after it finished starts a new search that asks the sources again; the old Token still answers", async () => {
     const { app, calls } = appWith({ failures: every(new BusinessError({ detail: "x" })) });
@@ -67,6 +109,8 @@ describe("a failed search is not replayed for the whole TTL", () => {
     // A client re-sending its body within the window receives the failure (a legacy client polls every 10 s).
     const seen = await consultar(app, QUERY);
     expect([seen.status, seen.body.Token, calls.total()]).toEqual([502, failedToken, MODE_A.length]);
+    // Business refusals: a retry would not change them, and the answer says so.
+    expect(seen.body.Erro).toMatchObject({ Codigo: "FALHA_FORNECEDOR", Retentavel: false });
     await vi.advanceTimersByTimeAsync(FAILED_REJOIN_MS);
     const again = await consultar(app, QUERY);
     expect(again.body.Token).not.toBe(failedToken);

@@ -63,10 +63,34 @@ describe("Filtros and Ordenacao over HTTP", () => {
     expect(last.TotalItens).toBe(cash);
   });
 
+  it("a round trip filters stops per leg: each leg's counts add up to the whole result, and each filter answers its count", async () => {
+    const { app } = testApp();
+    const id = (await consultar(app, { ...QUERY, Volta: "2026-03-27" })).body.Token as string;
+    await vi.advanceTimersByTimeAsync(1_000);
+    type Count = { Key: number; Value: number };
+    const all = await consultar(app, { Token: id, QuantidadePorPagina: 10 });
+    const total = all.body.TotalItens;
+    const counts = (metaOf(all.body) as unknown as { Contagens: { Paradas: Count[]; ParadasIda: Count[]; ParadasVolta: Count[] } }).Contagens;
+    const sum = (list: Count[]) => list.reduce((n, c) => n + c.Value, 0);
+    expect(total).toBeGreaterThan(0);
+    expect([sum(counts.ParadasIda), sum(counts.ParadasVolta)]).toEqual([total, total]);
+    expect(counts.ParadasIda.length + counts.ParadasVolta.length).toBeGreaterThan(2);
+    for (const [member, list] of [["ParadasIda", counts.ParadasIda], ["ParadasVolta", counts.ParadasVolta], ["Paradas", counts.Paradas]] as const) {
+      for (const { Key, Value } of list) {
+        const filtered = await consultar(app, { Token: id, QuantidadePorPagina: 10, Filtros: { [member]: [Key] } });
+        expect([member, Key, filtered.body.TotalItens]).toEqual([member, Key, Value]);
+        expect(metaOf(filtered.body).Filtros).toEqual({ [member]: [Key] });
+      }
+    }
+    const bad = await consultar(app, { Token: id, Filtros: { ParadasVolta: [3] } });
+    expect(bad.status).toBe(400);
+    expect((bad.body.Erro as unknown as { Campos: { Campo: string }[] }).Campos.map((c) => c.Campo)).toEqual(["Filtros.ParadasVolta"]);
+  });
+
   it("the OpenAPI document describes Filtros and Ordenacao", () => {
     const doc = openApiDocument("/api") as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
     expect(Object.keys(doc.components.schemas.Filtros!.properties!)).toEqual(
-      expect.arrayContaining(["Paradas", "Companhias", "Pagamento", "Ida", "Volta", "DuracaoMaxima", "PrecoMinimo", "PrecoMaximo"]),
+      expect.arrayContaining(["Paradas", "ParadasIda", "ParadasVolta", "Companhias", "Pagamento", "Ida", "Volta", "DuracaoMaxima", "PrecoMinimo", "PrecoMaximo"]),
     );
     expect(doc.components.schemas.ConsultaAereoRequest!.properties).toHaveProperty("Ordenacao");
     expect(doc.components.schemas.ConsultaAereoPoll!.properties).toHaveProperty("Filtros");

@@ -11,6 +11,8 @@ export interface SearchFlags {
   readonly porPagina: string;
   readonly ordenar?: string;
   readonly paradas?: string;
+  readonly paradasIda?: string;
+  readonly paradasVolta?: string;
   readonly companhias?: string;
   readonly pagamento?: string;
   readonly duracaoMaxima?: string;
@@ -32,8 +34,10 @@ export const FLAG_OF: Readonly<Record<string, string>> = {
   NumeroPagina: "--pagina",
   QuantidadePorPagina: "--por-pagina",
   Ordenacao: "--ordenar",
-  Filtros: "--paradas/--companhias/--pagamento/--saida-ida/--saida-volta/--duracao-maxima/--preco-maximo",
+  Filtros: "--paradas/--paradas-ida/--paradas-volta/--companhias/--pagamento/--saida-ida/--saida-volta/--duracao-maxima/--preco-maximo",
   "Filtros.Paradas": "--paradas",
+  "Filtros.ParadasIda": "--paradas-ida",
+  "Filtros.ParadasVolta": "--paradas-volta",
   "Filtros.Companhias": "--companhias",
   "Filtros.Pagamento": "--pagamento",
   "Filtros.DuracaoMaxima": "--duracao-maxima",
@@ -65,6 +69,8 @@ const departureWindow = (text: string): Record<string, unknown> => {
 const filtrosOf = (flags: SearchFlags): Record<string, unknown> | undefined => {
   const f: Record<string, unknown> = {
     ...(flags.paradas === undefined ? {} : { Paradas: list(flags.paradas) }),
+    ...(flags.paradasIda === undefined ? {} : { ParadasIda: list(flags.paradasIda) }),
+    ...(flags.paradasVolta === undefined ? {} : { ParadasVolta: list(flags.paradasVolta) }),
     ...(flags.companhias === undefined ? {} : { Companhias: list(flags.companhias) }),
     ...(flags.pagamento === undefined ? {} : { Pagamento: flags.pagamento }),
     ...(flags.saidaIda === undefined ? {} : { Ida: departureWindow(flags.saidaIda) }),

@@ -20,7 +20,7 @@ export const modeATable = (envelope: ModeAEnvelope, style: TableStyle): string =
   const group = envelope.Data[0];
   const roundTrip = group?.flights.some((f) => f.segmentsBack && f.segmentsBack.length > 0) ?? false;
   const head = ["#", "Cia", "Preço", roundTrip ? "Milhas (ida + volta)" : "Milhas", "Ida", "Duração", "Paradas", "Opções"];
-  const table = tableOf(roundTrip ? [...head, "Volta", "Duração volta", "Opções volta"] : head, style);
+  const table = tableOf(roundTrip ? [...head, "Volta", "Duração volta", "Paradas volta", "Opções volta"] : head, style);
   const start = (envelope.pagination.currentPage - 1) * envelope.pagination.pageSize;
   group?.flights.forEach((f, i) => {
     const first = f.segments[0]!;
@@ -35,7 +35,8 @@ export const modeATable = (envelope: ModeAEnvelope, style: TableStyle): string =
       String(f.segments.length),
     ];
     const back = f.segmentsBack?.[0];
-    table.push(roundTrip ? [...row, back ? legsOf(back) : "-", back ? formatDuration(back.duration) : "-", String(f.segmentsBack?.length ?? 0)] : row);
+    const backCells = back ? [legsOf(back), formatDuration(back.duration), formatStops(back.numberOfStops)] : ["-", "-", "-"];
+    table.push(roundTrip ? [...row, ...backCells, String(f.segmentsBack?.length ?? 0)] : row);
   });
   const p = envelope.pagination;
   const view = group?.meta.Filtros ? ` (com filtros, de ${formatCount(group.meta.TotalGroups)})` : "";

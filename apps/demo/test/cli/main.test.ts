@@ -80,6 +80,21 @@ describe("voar search", () => {
     expect(envelope.Data[0]!.flights.every((f) => f.segments.every((s) => s.numberOfStops === 0))).toBe(true);
   });
 
+  it("--paradas-ida and --paradas-volta filter each leg of a round trip, with counts that add up", async () => {
+    const all = ModeAEnvelopeSchema.parse(JSON.parse((await run(["search", "CNF", "SDU", "2026-12-20", "--volta", "2026-12-27", "--json"])).out));
+    const counts = all.Data[0]!.meta.Contagens;
+    const sum = (list: readonly { Value: number }[] | null) => (list ?? []).reduce((n, c) => n + c.Value, 0);
+    expect([sum(counts.ParadasIda), sum(counts.ParadasVolta)]).toEqual([all.TotalItens, all.TotalItens]);
+    const { code, out } = await run(["search", "CNF", "SDU", "2026-12-20", "--volta", "2026-12-27", "--paradas-ida", "0", "--paradas-volta", "0,1", "--por-pagina", "100", "--json"]);
+    expect(code).toBe(0);
+    const envelope = ModeAEnvelopeSchema.parse(JSON.parse(out));
+    expect(envelope.Data[0]!.meta.Filtros).toEqual({ ParadasIda: [0], ParadasVolta: [0, 1] });
+    const flights = envelope.Data[0]!.flights;
+    expect(flights.every((f) => f.segments.every((s) => s.numberOfStops === 0) && f.segmentsBack!.every((s) => s.numberOfStops <= 1))).toBe(true);
+    const table = await run(["search", "CNF", "SDU", "2026-12-20", "--volta", "2026-12-27", "--paradas-volta", "7"]);
+    expect([table.code, table.err.includes("--paradas-volta:")]).toEqual([2, true]);
+  });
+
   it("runs the command the page shows for a filtered, sorted view, and gets the same view", async () => {
     const request = {
       Origem: "CNF",

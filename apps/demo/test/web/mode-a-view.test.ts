@@ -60,6 +60,24 @@ describe("Mode A view: filters and order asked of the API", () => {
     expect(options.inbound).toEqual([]);
   });
 
+  it("on a round trip asks and counts stops per leg: each leg's options add up to the result, each filter gives its count", async () => {
+    const trip = { ...BASE, Volta: "2026-12-27", NumeroPagina: 1 };
+    const whole = await finalOf(trip);
+    const meta = whole.Data[0]!.meta;
+    const options = filterOptionsOf(meta, new Map());
+    const sum = (list: readonly { count?: number | undefined }[]) => list.reduce((n, o) => n + (o.count ?? 0), 0);
+    expect([sum(options.stops), sum(options.returnStops)]).toEqual([whole.TotalItens, whole.TotalItens]);
+    expect(options.stops.length + options.returnStops.length).toBeGreaterThan(2);
+    expect(withView(trip, { ...NO_FILTERS, stops: new Set([0]), returnStops: new Set([1, 0]) }, "preco").Filtros).toEqual({ ParadasIda: [0], ParadasVolta: [0, 1] });
+    for (const o of options.returnStops) {
+      const filtered = await finalOf(withView(trip, { ...NO_FILTERS, returnStops: new Set([o.key]) }, "preco"));
+      expect([o.key, filtered.TotalItens]).toEqual([o.key, o.count]);
+      expect(flightsOf(filtered).every((f) => f.segmentsBack!.every((s) => Math.min(s.numberOfStops, 2) === o.key))).toBe(true);
+    }
+    // One way: no return leg, Paradas as before.
+    expect(filterOptionsOf(final.Data[0]!.meta, new Map()).returnStops).toEqual([]);
+  });
+
   it("keeps an option the person set listed, with 0, when the answer no longer has it", () => {
     const options = filterOptionsOf(final.Data[0]!.meta, new Map(), { ...NO_FILTERS, airlines: new Set(["CM"]), stops: new Set([2]) });
     expect(options.airlines.find((a) => a.key === "CM")).toEqual({ key: "CM", label: "Copa", count: 0 });

@@ -1,5 +1,6 @@
-import type { ModeBEnvelope } from "@voar/core";
+import type { ModeBEnvelope, ModeBOffer } from "@voar/core";
 import { describe, expect, it } from "vitest";
+import { airlineSaving } from "../../src/web/search/airline-saving.js";
 import { cliCommand } from "../../src/web/search/cli-command.js";
 import { comparisonRows } from "../../src/web/search/comparison-rows.js";
 import { localEnvelopes } from "../support/local-envelopes.js";
@@ -17,6 +18,53 @@ describe("the OTA comparison of a flight", () => {
   });
 });
 
+describe("the saving against the airline, like for like", () => {
+  /** A cash OTA offer for two adults: 2 x 1000.00 of fare at the agency, 5 % off, 2 x 60.00 of boarding fees. */
+  const offer = {
+    PontosAdulto: -1,
+    Adultos: 2,
+    ValorAdulto: 1000,
+    ValorTotal: 2000,
+    ValorAdultoNaCia: 1050,
+    Taxas: { Embarque: 60, Servico: -5 },
+    ValorTotalTaxas: 120 - 100,
+    ValorTotalComTaxa: 2020,
+    PercentualEconomia: 4.545454545454546,
+  } as unknown as ModeBOffer;
+
+  it("compares the offer's total with taxes with the airline's price with taxes for the same passengers, and gives that price", () => {
+    const s = airlineSaving(offer)!;
+    // The airline: 2 x 1050.00 of fare plus 2 x 60.00 of boarding fees; never one adult's fare without taxes.
+    expect(s.airlinePrice).toBe(2220);
+    expect(s.amount).toBe(200);
+    expect(s.percent).toBeCloseTo((200 / 2220) * 100, 10);
+    expect(s.sellerDiscountPercent).toBe(5);
+  });
+
+  it("on an award fare takes the taxes as the boarding fees (the seller's percentage is not applied there)", () => {
+    const award = { ...offer, PontosAdulto: 20_000, Taxas: { Embarque: 60, Servico: -5 }, ValorTotalTaxas: 120, ValorTotalComTaxa: 2120 } as ModeBOffer;
+    expect(airlineSaving(award)).toMatchObject({ airlinePrice: 2220, amount: 100, sellerDiscountPercent: 0 });
+  });
+
+  it("shows nothing when the answer gives no airline price (Livelo)", () => {
+    expect(airlineSaving({ ...offer, ValorAdultoNaCia: 0 } as ModeBOffer)).toBeUndefined();
+  });
+
+  it("on the simulator's comparison, each saving is of the airline's price with taxes, which exceeds one adult's fare", async () => {
+    const final = (await localEnvelopes({ Origem: "CNF", Destino: "SDU", Ida: "2026-12-20", Companhia: 1300, Adultos: 2 })).at(-1) as ModeBEnvelope;
+    const savings = final.Data[0]!.Ida.flatMap((o) => {
+      const s = airlineSaving(o);
+      return s ? [{ o, s }] : [];
+    });
+    expect(savings.length).toBeGreaterThan(5);
+    expect(savings.some(({ s }) => s.percent >= 1)).toBe(true);
+    for (const { o, s } of savings) {
+      expect(s.airlinePrice).toBeGreaterThan(o.ValorAdultoNaCia * 2);
+      expect(s.airlinePrice - s.amount).toBeCloseTo(o.ValorTotalComTaxa, 2);
+    }
+  });
+});
+
 describe("the same search on the command line", () => {
   it("writes the CLI's flags for the request's mode and passengers", () => {
     const base = { Origem: "CNF", Destino: "SDU", Ida: "2026-12-20" };
@@ -25,5 +73,6 @@ describe("the same search on the command line", () => {
       "npx -y pnpm@10.34.9 -s voar search CNF SDU 2026-12-20 --volta 2026-12-27 --modo b --adultos 2 --criancas 1 --bebes 1 --base-url u --token k",
     );
     expect(cliCommand({ ...base, Companhia: 3 }, "u", "k")).toContain("--modo 3");
+    expect(cliCommand({ ...base, Volta: "2026-12-27", Filtros: { ParadasIda: [0], ParadasVolta: [0, 1] } }, "u", "k")).toContain("--volta 2026-12-27 --paradas-ida 0 --paradas-volta 0,1");
   });
 });

@@ -8,15 +8,29 @@ export type PassengerType = "ADT" | "CHD" | "INF";
 export interface PassengerFare {
   readonly type: PassengerType;
   readonly count: number;
-  /** Price for ALL passengers of this type, without taxes. */
+  /** Price for ALL passengers of this type, without taxes (before any seller's discount). */
   readonly base: Money;
-  /** Taxes and fees for all passengers of this type. */
+  /** Taxes and fees for all passengers of this type: boarding fees plus `serviceFee`. */
   readonly taxes: Money;
   /**
-   * The seller's service fee within `taxes`, all passengers of this type (`Taxas.Servico` per adult on the
-   * wire). Negative for a discount (an agency rebate): kept as it is, never clamped. Absent: none.
+   * This passenger type's share of the seller's fee within `taxes`, all passengers of this type: the
+   * negative of its share of {@link Offer.discount}'s amount (negative for a discount, kept as it is, never
+   * clamped). Absent: none. The offer's discount (percentage and amount) is {@link Offer.discount}.
    */
   readonly serviceFee?: Money | undefined;
+}
+
+/**
+ * A seller's discount on an offer's fare. Upstreams send it as `Taxas.Servico`, a PERCENTAGE of the fare
+ * without taxes (`ValorTotal`), negative for a discount: `ValorTotalTaxas = Taxas.Embarque + ValorTotal x
+ * Taxas.Servico / 100` on cash fares (docs/wire-semantics.md). Positive here for a discount; negative for a
+ * seller's surcharge (a positive `Taxas.Servico`).
+ */
+export interface SellerDiscount {
+  /** Percent of the fare without taxes taken off (5 for `Taxas.Servico: -5`). */
+  readonly percent: number;
+  /** What it takes off the booking, all passengers (subtracted within the offer's `taxes`). */
+  readonly amount: Money;
 }
 
 /**
@@ -83,9 +97,22 @@ export interface Offer {
   readonly fares: readonly PassengerFare[];
   /** What the customer pays through this seller, taxes included, all passengers. */
   readonly total: Money;
-  /** Taxes and fees included in `total`. */
+  /**
+   * Taxes and fees included in `total`: the boarding fees less the seller's discount (so it may be
+   * negative). `total - taxes` is the fare before the discount (`ValorTotal`).
+   */
   readonly taxes: Money;
-  /** The airline's own cash price for the same flight and passengers, taxes included (`priceInCompany`). */
+  /**
+   * The seller's discount on the fare, when one applies to this offer (the upstream applies its percentage
+   * to cash fares only). Absent: none.
+   */
+  readonly discount?: SellerDiscount | undefined;
+  /**
+   * What the booking costs at the airline's own cash fare, with this offer's taxes and fees
+   * (`priceInCompany`): the saving (`savingPercent`) compares fares, like for like, so an airline's own cash
+   * fare equals `total` and shows no saving, its seller's discount included (that is `discount`, not a
+   * saving on the airline). 0 when the source gives no airline price (Livelo's award seats): never invented.
+   */
   readonly airlinePrice: Money;
   /** Present when the offer is paid in miles; absent for a cash ("pagante") offer. */
   readonly miles?: MilesPrice | undefined;
@@ -107,9 +134,23 @@ export interface Offer {
   readonly searchToken: string;
 }
 
-/** The seller's service fee of an offer, all passengers (negative for a discount); 0 when none. */
+/** The seller's service fee of an offer in centavos, all passengers (negative for a discount); 0 when none. */
 export const serviceFeeOf = (offer: Pick<Offer, "fares">): number =>
   offer.fares.reduce((sum, f) => sum + (f.serviceFee?.amount ?? 0), 0);
+
+/**
+ * The seller's discount of an offer: its own, or, for an offer that carries its fee only in its fares'
+ * `serviceFee`, that fee as a percentage of the fare; 0 % and nothing off when none.
+ */
+export const discountOf = (offer: Pick<Offer, "fares" | "discount" | "total" | "taxes">): SellerDiscount => {
+  if (offer.discount) return offer.discount;
+  const off = -serviceFeeOf(offer);
+  const fare = offer.total.amount - offer.taxes.amount;
+  return { percent: off !== 0 && fare > 0 ? (off / fare) * 100 : 0, amount: { amount: off, currency: offer.total.currency } };
+};
+
+/** The boarding taxes of an offer in centavos, all passengers: its taxes and fees without the seller's fee or discount. */
+export const boardingTaxesOf = (offer: Pick<Offer, "fares" | "taxes">): number => offer.taxes.amount - serviceFeeOf(offer);
 
 /** True when an offer is paid in cash (`PontosAdulto = -1` on the wire). */
 export const isCashOffer = (offer: Offer): boolean => offer.miles === undefined;

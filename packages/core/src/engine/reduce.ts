@@ -11,6 +11,8 @@ const samePrice = (a: Offer, b: Offer): boolean =>
   a.total.amount === b.total.amount &&
   a.taxes.amount === b.taxes.amount &&
   a.airlinePrice.amount === b.airlinePrice.amount &&
+  a.discount?.percent === b.discount?.percent &&
+  a.discount?.amount.amount === b.discount?.amount.amount &&
   a.miles?.pointsAdult === b.miles?.pointsAdult &&
   a.miles?.pointsChild === b.miles?.pointsChild &&
   a.fareToken === b.fareToken;

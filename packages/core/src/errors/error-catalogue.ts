@@ -128,3 +128,34 @@ export const failedSearchCode = (sources: readonly SourceProgress[]): SourceFail
   const codes = new Set<SourceFailureCode>(sources.map((s) => (s.error === undefined ? "FALHA_FORNECEDOR" : SOURCE_FAILURE[s.error.tag].codigo)));
   return codes.size === 1 && (codes.has("TEMPO_ESGOTADO") || codes.has("SEM_PERMISSAO")) ? [...codes][0]! : "FALHA_FORNECEDOR";
 };
+
+/** How a search in which every source failed is answered: its code, whether to retry, and the sentence. */
+export interface FailedSearchAnswer {
+  readonly codigo: SourceFailureCode;
+  /** `Erro.Retentavel`: true when at least one failed source's failure is retryable. */
+  readonly retentavel: boolean;
+  /** `MensagemErro`: the catalogue's sentence, or one that does not invite a retry when none would help. */
+  readonly mensagem: string;
+}
+
+/** The sentence of a `FALHA_FORNECEDOR` search whose sources all failed for reasons a retry does not change. */
+export const NOT_RETRYABLE_FAILURE_MESSAGE =
+  "Nenhum fornecedor conseguiu responder à busca: recusaram a consulta ou enviaram respostas que não puderam ser lidas. " +
+  "Repetir a mesma consulta agora não deve mudar o resultado; veja o motivo de cada fonte em Progresso.Fontes.";
+
+/**
+ * The answer of a search in which every source failed. Its retry hint follows its sources, as
+ * `Progresso.Fontes[].Retentavel` shows them: retryable when at least one failed source's failure is (a timeout,
+ * a 5xx, the network, a 429), not when every one is not (an unreadable answer, a business refusal, a refused
+ * credential, a permission refusal); the sentence says the same.
+ */
+export const failedSearchAnswer = (sources: readonly SourceProgress[]): FailedSearchAnswer => {
+  const codigo = failedSearchCode(sources);
+  const retentavel = sources.some((s) => s.state === "failed" && s.error?.retryable !== false);
+  const entry = ERROR_CATALOGUE[codigo];
+  return {
+    codigo,
+    retentavel,
+    mensagem: retentavel || !entry.retentavel ? entry.mensagem : NOT_RETRYABLE_FAILURE_MESSAGE,
+  };
+};

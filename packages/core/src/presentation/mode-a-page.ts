@@ -6,6 +6,7 @@ import { groupOf, parseSignature, type DirectionIndex, type Group } from "../eng
 import type { SearchSnapshot } from "../engine/snapshot.js";
 import { metaOf } from "./meta.js";
 import {
+  acceptedStops,
   DEFAULT_VIEW,
   groupValuesMatch,
   hasFilters,
@@ -46,7 +47,7 @@ const sizeOf = (pageSize: number | "all", totalItems: number): number => (pageSi
 /** The members of a group that pass the itinerary filters, by departure; empty when none does. */
 const matchingMembers = (s: SearchSnapshot, g: Group, f: ResultFilters): Offer[] => {
   const all = groupOffers(s, g, byDeparture);
-  return f.stops === undefined && !needsItineraries(f) ? all : all.filter((o) => itineraryMatches(f, o));
+  return acceptedStops(f, "outbound") === undefined && !needsItineraries(f) ? all : all.filter((o) => itineraryMatches(f, o));
 };
 
 /** Whether a group passes, looking at its members only when its summary cannot tell. */
@@ -113,8 +114,10 @@ const oneWayCounts = (ix: DirectionIndex): GroupCounts => {
     if (p.cash) cash += count;
     else miles += count;
   }
+  const byStops = [...stops].sort((a, b) => a[0] - b[0]);
   return {
-    stops: [...stops].sort((a, b) => a[0] - b[0]),
+    stops: byStops,
+    outboundStops: byStops,
     airlines: [...airlines].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
     miles,
     cash,
@@ -211,25 +214,34 @@ const pairOrder = (sort: ResultView["sort"]) => (a: RoundTripPair, b: RoundTripP
 
 const countsCache = new WeakMap<SearchSnapshot, GroupCounts>();
 
-/** Counts of filter values over every round-trip pair: each is the total that filter alone gives. */
+const bump = <K>(m: Map<K, number>, k: K) => m.set(k, (m.get(k) ?? 0) + 1);
+const ascending = (m: Map<number, number>) => [...m].sort((a, b) => a[0] - b[0]);
+
+/**
+ * Counts of filter values over every round-trip pair: each is the total that filter alone gives. A pair has
+ * one stops bucket each way, so the counts of each leg add up to the number of pairs.
+ */
 const roundTripCounts = (s: SearchSnapshot, airports: AirportDirectory): GroupCounts => {
   const cached = countsCache.get(s);
   if (cached) return cached;
   const stops = new Map<number, number>();
+  const outboundStops = new Map<number, number>();
+  const returnStops = new Map<number, number>();
   const airlines = new Map<string, number>();
   let miles = 0;
   let cash = 0;
   for (const p of roundTripPairs(s, airports)) {
-    for (let b = 0; b <= 2; b++) {
-      const has = (o: Offer) => Math.min(o.itinerary.stops, 2) === b;
-      if (p.combos.some(([o, r]) => has(o) && has(r))) stops.set(b, (stops.get(b) ?? 0) + 1);
-    }
-    airlines.set(p.carrier.iata, (airlines.get(p.carrier.iata) ?? 0) + 1);
+    if (p.outboundStops === p.returnStops) bump(stops, p.outboundStops);
+    bump(outboundStops, p.outboundStops);
+    bump(returnStops, p.returnStops);
+    bump(airlines, p.carrier.iata);
     if (p.cash) cash++;
     else miles++;
   }
   const counts: GroupCounts = {
-    stops: [...stops].sort((a, b) => a[0] - b[0]),
+    stops: ascending(stops),
+    outboundStops: ascending(outboundStops),
+    returnStops: ascending(returnStops),
     airlines: [...airlines].sort((a, b) => cmpStr(a[0], b[0])),
     miles,
     cash,

@@ -1,3 +1,4 @@
+import type { Direction } from "../domain/itinerary.js";
 import type { Offer } from "../domain/offer.js";
 
 /**
@@ -29,8 +30,12 @@ export interface DirectionTimes {
  * itineraries matches the itinerary-level ones (stops, times, duration); only matching alternatives are shown.
  */
 export interface ResultFilters {
-  /** Numbers of stops accepted; 2 means "2 or more". */
+  /** Numbers of stops accepted on every leg (both directions of a round trip); 2 means "2 or more". */
   readonly stops?: readonly number[] | undefined;
+  /** Numbers of stops accepted on the outbound leg only (with `stops`: both must accept). */
+  readonly outboundStops?: readonly number[] | undefined;
+  /** Numbers of stops accepted on the return leg of a round trip only (with `stops`: both must accept). */
+  readonly returnStops?: readonly number[] | undefined;
   /** Validating airlines accepted (IATA). */
   readonly airlines?: readonly string[] | undefined;
   /** Miles only or cash only. */
@@ -71,6 +76,8 @@ export const stopsBucket = (stops: number): number => Math.min(stops, 2);
 /** Whether any filter is set. */
 export const hasFilters = (f: ResultFilters): boolean =>
   f.stops !== undefined ||
+  f.outboundStops !== undefined ||
+  f.returnStops !== undefined ||
   f.airlines !== undefined ||
   f.payment !== undefined ||
   hasTimes(f.outbound) ||
@@ -95,18 +102,31 @@ const win = (w: TimeWindow | undefined, dateTime: string): boolean => {
   return w.from <= w.to ? minutes >= w.from && minutes <= w.to : minutes >= w.from || minutes <= w.to;
 };
 
+/**
+ * The stops buckets a direction's itineraries may have: those of `stops` (every leg) that its own list
+ * (`outboundStops`, `returnStops`) accepts too; undefined when neither is set.
+ */
+export const acceptedStops = (f: ResultFilters, direction: Direction): readonly number[] | undefined => {
+  const own = direction === "outbound" ? f.outboundStops : f.returnStops;
+  if (own === undefined) return f.stops;
+  return f.stops === undefined ? own : own.filter((b) => f.stops!.includes(b));
+};
+
 /** Whether one itinerary (offer) of a direction passes the itinerary-level filters. */
 export const itineraryMatches = (f: ResultFilters, offer: Offer): boolean => {
   const it = offer.itinerary;
-  if (f.stops !== undefined && !f.stops.includes(stopsBucket(it.stops))) return false;
+  const stops = acceptedStops(f, it.direction);
+  if (stops !== undefined && !stops.includes(stopsBucket(it.stops))) return false;
   if (f.maxDurationMinutes !== undefined && it.durationMinutes > f.maxDurationMinutes) return false;
   const times = it.direction === "outbound" ? f.outbound : f.inbound;
   return win(times?.departure, it.departure) && win(times?.arrival, it.arrival);
 };
 
-/** Whether a stops bitmask (bit b: an itinerary with stops bucket b) has a bucket the filter accepts. */
-export const stopsMaskMatches = (f: ResultFilters, mask: number): boolean =>
-  f.stops === undefined || f.stops.some((b) => (mask & (1 << b)) !== 0);
+/** Whether an outbound stops bitmask (bit b: an itinerary with stops bucket b) has a bucket the filter accepts. */
+export const stopsMaskMatches = (f: ResultFilters, mask: number): boolean => {
+  const stops = acceptedStops(f, "outbound");
+  return stops === undefined || stops.some((b) => (mask & (1 << b)) !== 0);
+};
 
 /** Whether a group's own values (airline, payment) pass. */
 export const groupValuesMatch = (f: ResultFilters, iata: string, cash: boolean): boolean =>
@@ -130,6 +150,8 @@ export const viewKey = (v: ResultView): string => {
   return [
     v.sort,
     `s${list(f.stops)}`,
+    `so${list(f.outboundStops)}`,
+    `sr${list(f.returnStops)}`,
     `a${list(f.airlines)}`,
     `p${f.payment ?? "*"}`,
     `o${timesKey(f.outbound)}`,

@@ -2,17 +2,23 @@ import type { AirportDirectory } from "../domain/airport.js";
 import type { Carrier } from "../domain/itinerary.js";
 import type { Offer } from "../domain/offer.js";
 import type { SearchSnapshot } from "../engine/snapshot.js";
+import { stopsBucket } from "./result-view.js";
 import { byDeparture } from "./select.js";
 
 /**
  * A round-trip price group, as the legacy shape has it: one seller's outbound and return alternatives that
- * combine at one total price. Every outbound alternative combines with at least one return alternative of
- * the group at exactly `price`, and the other way round (`combos` lists those combinations).
+ * combine at one total price, with one number of stops (bucket) each way. Every outbound alternative
+ * combines with at least one return alternative of the group at exactly `price`, and the other way round
+ * (`combos` lists those combinations).
  */
 export interface RoundTripPair {
   readonly id: string;
   /** Total price in centavos: an outbound offer's plus a return offer's. */
   readonly price: number;
+  /** Stops bucket (0, 1, 2 = two or more) of every outbound alternative. */
+  readonly outboundStops: number;
+  /** Stops bucket of every return alternative. */
+  readonly returnStops: number;
   readonly airlineId: number;
   readonly carrier: Carrier;
   readonly cash: boolean;
@@ -59,8 +65,10 @@ const pad = (n: number) => String(n).padStart(15, "0");
  * Round-trip price groups (legacy shape): per seller, payment kind and validating airline, each flight's
  * cheapest offer in each direction; an outbound and a return combine when the return leaves at least
  * {@link MIN_STAY_MINUTES} after the outbound lands and neither is longer than {@link maxPlausibleMinutes};
- * one group per total price holds every outbound and return that combine at it. At most (outbound flights
- * x return flights) groups, usually far fewer. Sorted by total price, then id; once per snapshot version.
+ * one group per total price and stops each way (buckets, as real answers group: a group's alternatives all
+ * have the same stops) holds every outbound and return that combine at it, so a stops filter of either leg
+ * takes or leaves a whole group and the groups per stops of a leg add up to the result. At most (outbound
+ * flights x return flights) groups, usually far fewer. Sorted by total price, then id; once per snapshot version.
  */
 export const roundTripPairs = (s: SearchSnapshot, airports: AirportDirectory): readonly RoundTripPair[] => {
   const cached = cacheOf.get(s);
@@ -80,7 +88,10 @@ export const roundTripPairs = (s: SearchSnapshot, airports: AirportDirectory): r
     const best = flights.get(o.flightKey);
     if (!best || o.total.amount < best.total.amount || (o.total.amount === best.total.amount && o.id < best.id)) flights.set(o.flightKey, o);
   }
-  const groups = new Map<string, { price: number; first: Offer; outbound: Map<string, Offer>; inbound: Map<string, Offer>; combos: [Offer, Offer][] }>();
+  const groups = new Map<
+    string,
+    { price: number; stops: readonly [number, number]; first: Offer; outbound: Map<string, Offer>; inbound: Map<string, Offer>; combos: [Offer, Offer][] }
+  >();
   for (const [bucket, outFlights] of outs) {
     const backFlights = backs.get(bucket);
     if (!backFlights) continue;
@@ -89,9 +100,10 @@ export const roundTripPairs = (s: SearchSnapshot, airports: AirportDirectory): r
       for (const r of backFlights.values()) {
         if (minutesOf(r.itinerary.departure) < earliest) continue;
         const price = o.total.amount + r.total.amount;
-        const id = `${bucket}|${pad(price)}`;
+        const stops = [stopsBucket(o.itinerary.stops), stopsBucket(r.itinerary.stops)] as const;
+        const id = `${bucket}|${pad(price)}|${stops[0]}${stops[1]}`;
         let g = groups.get(id);
-        if (!g) groups.set(id, (g = { price, first: o, outbound: new Map(), inbound: new Map(), combos: [] }));
+        if (!g) groups.set(id, (g = { price, stops, first: o, outbound: new Map(), inbound: new Map(), combos: [] }));
         g.outbound.set(o.id, o);
         g.inbound.set(r.id, r);
         g.combos.push([o, r]);
@@ -101,6 +113,8 @@ export const roundTripPairs = (s: SearchSnapshot, airports: AirportDirectory): r
   const pairs: RoundTripPair[] = [...groups].map(([id, g]) => ({
     id,
     price: g.price,
+    outboundStops: g.stops[0],
+    returnStops: g.stops[1],
     airlineId: g.first.airlineId,
     carrier: g.first.validatingCarrier,
     cash: g.first.miles === undefined,

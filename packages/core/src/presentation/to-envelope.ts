@@ -1,7 +1,7 @@
 import type { AirportDirectory } from "../domain/airport.js";
 import type { SearchSnapshot } from "../engine/snapshot.js";
 import { hasResults } from "../engine/snapshot.js";
-import { failedSearchCode, type ErrorStatus } from "../errors/error-catalogue.js";
+import { failedSearchAnswer, type ErrorStatus } from "../errors/error-catalogue.js";
 import { errorEnvelope, successEnvelope, type ErrorEnvelope, type SuccessEnvelope } from "../wire/envelope.js";
 import { toWireModeAGroup } from "../wire/mode-a.js";
 import type { ModeAResultGroup } from "../wire/mode-a-schema.js";
@@ -48,7 +48,8 @@ export interface SearchFailure {
 /**
  * Writes a snapshot as the answer the spec describes, for the page asked. A search in which some sources
  * failed but others answered is a success with the failures in `Progresso`; only a completed search in
- * which every source failed and nothing was found is an error (`FALHA_FORNECEDOR` or `TEMPO_ESGOTADO`).
+ * which every source failed and nothing was found is an error (`FALHA_FORNECEDOR`, `TEMPO_ESGOTADO` or
+ * `SEM_PERMISSAO`), whose `Retentavel` follows its sources (`failedSearchAnswer`).
  *
  * @example
  * const { status, body } = snapshotToEnvelope(snapshot, { searchId, requestId, page: 1, pageSize: 10, airports });
@@ -57,7 +58,14 @@ export const snapshotToEnvelope = (s: SearchSnapshot, opts: EnvelopeOptions): Se
   const progress = toWireProgress(s.version, s.sources, s.completed ? 0 : (opts.nextPollMs ?? 500));
   const common = { token: opts.searchId, completed: s.completed, requestId: opts.requestId, progress };
   if (s.completed && !hasResults(s) && s.sources.length > 0 && s.sources.every((p) => p.state === "failed")) {
-    return errorEnvelope(failedSearchCode(s.sources), { requestId: opts.requestId, progresso: progress, token: opts.searchId });
+    const failure = failedSearchAnswer(s.sources);
+    return errorEnvelope(failure.codigo, {
+      requestId: opts.requestId,
+      progresso: progress,
+      token: opts.searchId,
+      retentavel: failure.retentavel,
+      mensagem: failure.mensagem,
+    });
   }
   const modeBAnswer = (outbound: ModeBOffer[], inbound: ModeBOffer[]): SearchSuccess => {
     const data = toWireModeBResult({ searchToken: opts.searchId, passengers: s.query.passengers, outbound, inbound });

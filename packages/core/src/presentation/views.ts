@@ -62,11 +62,21 @@ export interface FilterView {
 
 /**
  * Price groups per filter value over the whole result set: each number is the `totalItems` that filter
- * value alone gives (a group with a nonstop and a one-stop alternative counts under both stops).
+ * value alone gives (a one-way group with a nonstop and a one-stop alternative counts under both stops).
  */
 export interface GroupCounts {
-  /** [stops bucket (2 = two or more), groups], ascending. */
+  /**
+   * [stops bucket (2 = two or more), groups], ascending: `Paradas`, every leg. On a round trip, the groups
+   * whose legs both have that many stops.
+   */
   readonly stops: readonly (readonly [number, number])[];
+  /**
+   * [stops bucket, groups] of the outbound leg (`ParadasIda`). On a round trip every group counts under
+   * exactly one bucket, so they add up to the total; on a one-way search, the same as `stops` (absent: that).
+   */
+  readonly outboundStops?: readonly (readonly [number, number])[] | undefined;
+  /** [stops bucket, groups] of the return leg of a round trip (`ParadasVolta`), adding up to the total; undefined one-way. */
+  readonly returnStops?: readonly (readonly [number, number])[] | undefined;
   /** [validating airline IATA, groups], by IATA. */
   readonly airlines: readonly (readonly [string, number])[];
   readonly miles: number;

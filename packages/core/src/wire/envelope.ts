@@ -107,6 +107,8 @@ export interface ErrorEnvelopeOptions {
   readonly requestId: string;
   /** Overrides the catalogue's default `MensagemErro`. */
   readonly mensagem?: string | undefined;
+  /** Overrides the catalogue's `Retentavel` (a failed search's follows its sources: `failedSearchAnswer`). */
+  readonly retentavel?: boolean | undefined;
   /** The failing fields of an invalid request; written as `Erro.Campos` when non-empty. */
   readonly campos?: readonly FieldError[] | undefined;
   /** Progress to show (e.g. which sources failed, for `FALHA_FORNECEDOR`). */
@@ -137,7 +139,7 @@ export const errorEnvelope = (
       Completed: true,
       Success: false,
       HasResult: false,
-      Erro: { Codigo: code, Retentavel: entry.retentavel, ...(campos ? { Campos: campos } : {}) },
+      Erro: { Codigo: code, Retentavel: opts.retentavel ?? entry.retentavel, ...(campos ? { Campos: campos } : {}) },
       MensagemErro: mensagem,
       Data: [],
       Token: opts.token ?? null,

@@ -114,7 +114,7 @@ export const FareGroupSchema = z
     currency: z.string().length(3),
     priceWithTax: DecimalAmountSchema,
     priceWithoutTax: DecimalAmountSchema,
-    priceInCompany: DecimalAmountSchema.meta({ description: "Preço da própria companhia, em dinheiro, com taxas." }),
+    priceInCompany: DecimalAmountSchema.meta({ description: "Preço da reserva pela tarifa da própria companhia, em dinheiro, com as taxas do grupo; igual a priceWithTax numa tarifa da companhia; 0 quando a fonte não informa (assentos Livelo)." }),
     percentualEconomia: PercentSchema.meta({ description: "Economia de priceWithTax sobre priceInCompany, em %." }),
     fares: z.array(ModeAFareSchema),
   })
@@ -163,7 +163,22 @@ export const FilterSchema = z
 /** Price groups per filter value over the whole result set: each is the total that value alone gives. */
 export const ContagensSchema = z
   .strictObject({
-    Paradas: z.array(z.strictObject({ Key: CountSchema, Value: CountSchema })).meta({ description: "Grupos com alguma alternativa de 0, 1 ou 2+ paradas." }),
+    Paradas: z
+      .array(z.strictObject({ Key: CountSchema, Value: CountSchema }))
+      .meta({
+        description:
+          "Grupos que Filtros.Paradas com 0, 1 ou 2 (2+) deixa passar: só ida, grupos com alguma alternativa com tantas paradas; ida e volta, grupos com tantas paradas nos dois trechos.",
+      }),
+    ParadasIda: z
+      .array(z.strictObject({ Key: CountSchema, Value: CountSchema }))
+      .meta({
+        description:
+          "Grupos por paradas do trecho de ida (o que Filtros.ParadasIda deixa passar). Ida e volta: cada grupo conta numa só chave, e as chaves somam o total de grupos. Só ida: igual a Paradas.",
+      }),
+    ParadasVolta: z
+      .array(z.strictObject({ Key: CountSchema, Value: CountSchema }))
+      .nullable()
+      .meta({ description: "Grupos por paradas do trecho de volta (Filtros.ParadasVolta); as chaves somam o total de grupos. null numa busca só de ida." }),
     Companhias: z.array(z.strictObject({ Key: z.string(), Value: CountSchema })).meta({ description: "Grupos por companhia validadora (IATA)." }),
     Milhas: CountSchema,
     Dinheiro: CountSchema,

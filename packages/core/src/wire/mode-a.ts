@@ -127,7 +127,8 @@ export const toWireFlight = (view: PriceGroupView): ModeAFlight => {
   const priced = (view.pricedBy ?? [view.outbound[0], view.inbound?.[0]]).filter((o): o is Offer => o !== undefined);
   const total = sumCentavos(priced.map((o) => o.total));
   const taxes = sumCentavos(priced.map((o) => o.taxes));
-  const company = sumCentavos(priced.map((o) => o.airlinePrice));
+  // No airline price (0) in either direction: none for the group, rather than half of one.
+  const company = priced.some((o) => o.airlinePrice.amount <= 0) ? 0 : sumCentavos(priced.map((o) => o.airlinePrice));
   const currency = priced[0]?.total.currency ?? "BRL";
   const roundTrip = view.inbound !== undefined;
   const goingMin = shortest(view.outbound);
@@ -190,6 +191,8 @@ export const toWireMeta = (meta: MetaView, view: ResultView = DEFAULT_VIEW): Mod
   TransactionId: null,
   Contagens: {
     Paradas: meta.counts.stops.map(([Key, Value]) => ({ Key, Value })),
+    ParadasIda: (meta.counts.outboundStops ?? meta.counts.stops).map(([Key, Value]) => ({ Key, Value })),
+    ParadasVolta: meta.counts.returnStops?.map(([Key, Value]) => ({ Key, Value })) ?? null,
     Companhias: meta.counts.airlines.map(([Key, Value]) => ({ Key, Value })),
     Milhas: meta.counts.miles,
     Dinheiro: meta.counts.cash,

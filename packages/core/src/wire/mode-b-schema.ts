@@ -40,12 +40,15 @@ export const ModeBAirlineSchema = z
   })
   .meta({ id: "ModeBAirline", description: "Companhia aérea da oferta." });
 
+/** A percentage of the seller's fee (`Taxas.Servico`): signed, any precision. */
+const FeePercentSchema = z.number().min(-100).max(1_000);
+
 /** The fee object (`Taxas`) of a Mode B offer. */
 export const ModeBFeesSchema = z
   .strictObject({
     IdCia: CountSchema,
-    Servico: DecimalAmountSchema.meta({ description: "Taxa de serviço do vendedor por adulto; negativa quando é um desconto." }),
-    ServicoChd: DecimalAmountSchema.meta({ description: "Taxa de serviço do vendedor por criança; negativa quando é um desconto." }),
+    Servico: FeePercentSchema.meta({ description: "Taxa de serviço do vendedor em PERCENTUAL da tarifa sem taxas (ValorTotal); negativa quando é um desconto (-5: 5 % de desconto). Aplicada só a tarifas em dinheiro: ValorTotalTaxas = Embarque + ValorTotal x Servico / 100; em tarifas com milhas, 0." }),
+    ServicoChd: FeePercentSchema.meta({ description: "O mesmo percentual de Servico quando há crianças; senão 0." }),
     Embarque: DecimalAmountSchema.meta({ description: "Taxa de embarque por adulto." }),
     EmbarqueChd: DecimalAmountSchema.meta({ description: "Taxa de embarque por criança." }),
     EmissaoResgate: DecimalAmountSchema,
@@ -136,7 +139,7 @@ export const ModeBOfferSchema = z
       }),
     ValorAdulto: DecimalAmountSchema.meta({ description: "Tarifa de UM adulto, sem taxas." }),
     ValorAdultoStr: z.string().nullable(),
-    ValorAdultoNaCia: DecimalAmountSchema.meta({ description: "Preço da própria companhia, em dinheiro, para UM adulto, sem taxas." }),
+    ValorAdultoNaCia: DecimalAmountSchema.meta({ description: "Preço da própria companhia, em dinheiro, para UM adulto, sem taxas; 0 quando a fonte não informa (assentos Livelo)." }),
     ValorCrianca: DecimalAmountSchema.meta({ description: "Tarifa de UMA criança, sem taxas." }),
     ValorBebe: DecimalAmountSchema.meta({ description: "Tarifa de UM bebê, sem taxas." }),
     ValorTotal: DecimalAmountSchema.meta({ description: "Total sem taxas, todos os passageiros." }),
@@ -149,8 +152,11 @@ export const ModeBOfferSchema = z
     Chegada: LocalDateTimeSchema,
     Duracao: CountSchema.meta({ description: "Minutos da primeira decolagem ao último pouso." }),
     TempoTotalStr: z.string().regex(/^\d{2,}h \d{2}m$/).meta({ examples: ["01h 05m"] }),
-    ValorTxServico: DecimalAmountSchema.meta({ description: "Taxa de serviço do vendedor, todos os passageiros; negativa quando é um desconto." }),
-    PercentualEconomia: PercentSchema,
+    ValorTxServico: DecimalAmountSchema.meta({ description: "0, como nas respostas reais: o desconto do vendedor é o percentual de Taxas.Servico, incluído em ValorTotalTaxas." }),
+    PercentualEconomia: PercentSchema.meta({
+      description:
+        "Economia de ValorTotalComTaxa sobre o preço da companhia para a reserva (ValorAdultoNaCia na proporção da reserva, mais ValorTotalTaxas), em %; 0 numa tarifa da própria companhia, com ou sem desconto do vendedor.",
+    }),
     FlightCode: z.string().meta({ description: "Voos unidos por /, cada um <IATA><número>.", examples: ["G32053"] }),
     Periodo: z.int().min(0).max(3).meta({ description: "Período da partida: 0 madrugada, 1 manhã, 2 tarde, 3 noite." }),
     Adultos: CountSchema,

@@ -1,6 +1,6 @@
 import { airlineById, airlineByIata } from "../domain/airline.js";
 import type { Leg } from "../domain/itinerary.js";
-import { savingPercent, serviceFeeOf, type Baggage, type Offer, type PassengerFare, type PassengerType } from "../domain/offer.js";
+import { discountOf, savingPercent, type Baggage, type Offer, type PassengerFare, type PassengerType } from "../domain/offer.js";
 import type { Passengers } from "../domain/query.js";
 import { formatDurationHm, localAsUtcMs, zonedToUtcMs } from "../domain/time-zone.js";
 import type { ComparisonView } from "../presentation/views.js";
@@ -126,12 +126,13 @@ const perPassenger = (fares: readonly PassengerFare[], type: PassengerType, amou
 
 /**
  * The airline's own price for ONE adult, without taxes (`ValorAdultoNaCia`, as real answers mean it): the
- * airline's price for the booking without the boarding taxes, in the adult's proportion of the booking's fare
- * (the reader's inverse: it scales `ValorAdultoNaCia` by `ValorTotal / ValorAdulto`).
+ * airline's fare for the booking (its price less the offer's own taxes and fees), in the adult's proportion
+ * of the booking's fare (the reader's inverse: it scales `ValorAdultoNaCia` by `ValorTotal / ValorAdulto`).
+ * 0 when the offer has no airline price.
  */
 const airlineAdultFare = (offer: Offer, adultBase: number, passengers: Passengers): number => {
-  const boarding = offer.taxes.amount - serviceFeeOf(offer);
-  const airlineBase = Math.max(0, offer.airlinePrice.amount - boarding);
+  if (offer.airlinePrice.amount <= 0) return 0;
+  const airlineBase = Math.max(0, offer.airlinePrice.amount - offer.taxes.amount);
   const bookingBase = offer.total.amount - offer.taxes.amount;
   return bookingBase > 0 && adultBase > 0
     ? Math.round((airlineBase * adultBase) / bookingBase)
@@ -145,7 +146,9 @@ const toWireOfferBody = (offer: Offer, passengers: Passengers): Omit<ModeBOffer,
   const adultBase = perPassenger(fares, "ADT", (f) => f.base.amount);
   const childBase = perPassenger(fares, "CHD", (f) => f.base.amount);
   const adultBoarding = perPassenger(fares, "ADT", (f) => f.taxes.amount - service(f));
-  const serviceFee = serviceFeeOf(offer);
+  // The seller's fee as the upstream writes it: a percentage of the fare, negative for a discount.
+  const percent = discountOf(offer).percent;
+  const servico = percent === 0 ? 0 : -percent;
   const bags = toWireIncludedBags(offer.baggage);
   const legs = offer.itinerary.legs;
   return {
@@ -159,10 +162,10 @@ const toWireOfferBody = (offer: Offer, passengers: Passengers): Omit<ModeBOffer,
     QtdBagagemInclusa: offer.baggage.checked,
     Taxas: {
       IdCia: offer.airlineId,
-      // Per passenger, as real answers mean them; a negative Servico is the seller's discount. Infants'
-      // fees have no member of their own: they are in ValorTotalTaxas only.
-      Servico: decimal(perPassenger(fares, "ADT", service)),
-      ServicoChd: decimal(perPassenger(fares, "CHD", service)),
+      // Servico is a percentage of the fare (negative: the seller's discount), Embarque one adult's boarding
+      // fees. Infants' fees have no member of their own: they are in ValorTotalTaxas only.
+      Servico: servico,
+      ServicoChd: passengers.children > 0 ? servico : 0,
       Embarque: decimal(adultBoarding),
       EmbarqueChd: decimal(perPassenger(fares, "CHD", (f) => f.taxes.amount - service(f))),
       EmissaoResgate: 0,
@@ -199,7 +202,8 @@ const toWireOfferBody = (offer: Offer, passengers: Passengers): Omit<ModeBOffer,
     Chegada: wireLocalDateTime(offer.itinerary.arrival),
     Duracao: offer.itinerary.durationMinutes,
     TempoTotalStr: formatDurationHm(offer.itinerary.durationMinutes),
-    ValorTxServico: decimal(serviceFee),
+    // Real answers write 0 here, discount or not: the discount is Servico's percentage, in ValorTotalTaxas.
+    ValorTxServico: 0,
     PercentualEconomia: savingPercent(offer),
     FlightCode: legs.map((l) => `${l.carrier.iata}${l.flightNumber}`).join("/"),
     Periodo: dayPeriod(offer.itinerary.departure),

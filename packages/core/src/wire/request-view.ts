@@ -32,7 +32,22 @@ const DirectionTimesSchema = z
 /** `Filtros` (Mode A): every member optional; a price group passes when it matches all that are given. */
 export const FiltrosSchema = z
   .strictObject({
-    Paradas: z.array(z.int().min(0).max(2)).optional().meta({ description: "Número de paradas aceitas: 0 (direto), 1, 2 (duas ou mais).", examples: [[0]] }),
+    Paradas: z
+      .array(z.int().min(0).max(2))
+      .optional()
+      .meta({
+        description:
+          "Número de paradas aceitas em todos os trechos: 0 (direto), 1, 2 (duas ou mais). Numa busca de ida e volta vale para a ida e para a volta ao mesmo tempo; para filtrar cada trecho, use ParadasIda e ParadasVolta.",
+        examples: [[0]],
+      }),
+    ParadasIda: z
+      .array(z.int().min(0).max(2))
+      .optional()
+      .meta({ description: "Número de paradas aceitas no trecho de ida: 0 (direto), 1, 2 (duas ou mais). Com Paradas, valem os dois.", examples: [[0]] }),
+    ParadasVolta: z
+      .array(z.int().min(0).max(2))
+      .optional()
+      .meta({ description: "Número de paradas aceitas no trecho de volta (só numa busca com Volta; sem efeito só de ida). Com Paradas, valem os dois.", examples: [[0, 1]] }),
     Companhias: z.array(z.string().regex(/^[A-Za-z0-9]{2}$/)).optional().meta({ description: "Companhias validadoras aceitas (IATA).", examples: [["LA", "G3"]] }),
     Pagamento: z.enum(["milhas", "dinheiro"]).optional().meta({ description: "Só milhas ou só dinheiro (pagante)." }),
     Ida: DirectionTimesSchema.optional(),
@@ -66,8 +81,11 @@ export const viewMembers = {
 
 /** pt-BR messages of invalid view members. */
 export const VIEW_MESSAGES = {
-  Filtros: "Filtros deve ser um objeto com Paradas, Companhias, Pagamento, Ida, Volta, DuracaoMaxima, PrecoMinimo ou PrecoMaximo.",
+  Filtros:
+    "Filtros deve ser um objeto com Paradas, ParadasIda, ParadasVolta, Companhias, Pagamento, Ida, Volta, DuracaoMaxima, PrecoMinimo ou PrecoMaximo.",
   Paradas: "Filtros.Paradas deve ser uma lista de números de paradas: 0 (direto), 1 ou 2 (duas ou mais).",
+  ParadasIda: "Filtros.ParadasIda deve ser uma lista de números de paradas do trecho de ida: 0 (direto), 1 ou 2 (duas ou mais).",
+  ParadasVolta: "Filtros.ParadasVolta deve ser uma lista de números de paradas do trecho de volta: 0 (direto), 1 ou 2 (duas ou mais).",
   Companhias: "Filtros.Companhias deve ser uma lista de códigos IATA de companhia, com 2 caracteres (por exemplo, LA).",
   Pagamento: 'Filtros.Pagamento deve ser "milhas" ou "dinheiro".',
   direction: (field: string) => `${field} deve ser um objeto com Saida e/ou Chegada.`,
@@ -144,13 +162,18 @@ const readFilters = (v: unknown, errors: FieldError[]): ResultFilters => {
     errors.push({ Campo: "Filtros", Mensagem: VIEW_MESSAGES.Filtros });
     return {};
   }
-  const m = membersOf(v, ["Paradas", "Companhias", "Pagamento", "Ida", "Volta", "DuracaoMaxima", "PrecoMinimo", "PrecoMaximo"]);
+  const m = membersOf(v, ["Paradas", "ParadasIda", "ParadasVolta", "Companhias", "Pagamento", "Ida", "Volta", "DuracaoMaxima", "PrecoMinimo", "PrecoMaximo"]);
   const f: { -readonly [K in keyof ResultFilters]: ResultFilters[K] } = {};
-  if (m.has("Paradas")) {
-    const list = asList(m.get("Paradas"));
-    if (list.length > 0 && list.every((x) => Number.isInteger(x) && (x as number) >= 0 && (x as number) <= 2)) f.stops = [...new Set(list as number[])].sort();
-    else errors.push({ Campo: "Filtros.Paradas", Mensagem: VIEW_MESSAGES.Paradas });
-  }
+  const stops = (field: "Paradas" | "ParadasIda" | "ParadasVolta"): number[] | undefined => {
+    if (!m.has(field)) return undefined;
+    const list = asList(m.get(field));
+    if (list.length > 0 && list.every((x) => Number.isInteger(x) && (x as number) >= 0 && (x as number) <= 2)) return [...new Set(list as number[])].sort();
+    errors.push({ Campo: `Filtros.${field}`, Mensagem: VIEW_MESSAGES[field] });
+    return undefined;
+  };
+  f.stops = stops("Paradas");
+  f.outboundStops = stops("ParadasIda");
+  f.returnStops = stops("ParadasVolta");
   if (m.has("Companhias")) {
     const list = asList(m.get("Companhias"));
     if (list.length > 0 && list.every((x) => typeof x === "string" && /^[A-Za-z0-9]{2}$/.test(x.trim())))
@@ -203,6 +226,8 @@ const timesWire = (t: DirectionTimes | undefined) =>
 export const filtrosOf = (f: ResultFilters): z.infer<typeof FiltrosSchema> => {
   const out: Record<string, unknown> = {
     Paradas: f.stops,
+    ParadasIda: f.outboundStops,
+    ParadasVolta: f.returnStops,
     Companhias: f.airlines,
     Pagamento: f.payment === undefined ? undefined : f.payment === "miles" ? "milhas" : "dinheiro",
     Ida: timesWire(f.outbound),

@@ -60,6 +60,9 @@ const windowArb = fc.option(
 const filtersArb: fc.Arbitrary<ResultFilters> = fc.record(
   {
     stops: fc.uniqueArray(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 3 }),
+    outboundStops: fc.uniqueArray(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 3 }),
+    // No return leg on a one-way search: accepted, and it lets everything through.
+    returnStops: fc.uniqueArray(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 3 }),
     airlines: fc.uniqueArray(fc.constantFrom("LA", "G3", "AD", "TP"), { minLength: 1, maxLength: 3 }),
     payment: fc.constantFrom("miles" as const, "cash" as const),
     outbound: fc.record({ departure: windowArb, arrival: windowArb }),
@@ -144,6 +147,10 @@ describe("Mode A filters and sort over the whole result (properties)", () => {
         const { counts } = modeAPage(s, 1, 10, airports, view).meta;
         const total = (filters: ResultFilters) => modeAPage(s, 1, 10, airports, { filters, sort: "price" }).pagination.totalItems;
         for (const b of [0, 1, 2]) expect(counts.stops.find(([k]) => k === b)?.[1] ?? 0).toBe(total({ stops: [b] }));
+        // One way: the outbound leg's counts are the stops counts, and ParadasIda filters as Paradas does.
+        expect(counts.outboundStops).toEqual(counts.stops);
+        expect(counts.returnStops).toBeUndefined();
+        for (const b of [0, 1, 2]) expect(total({ outboundStops: [b] })).toBe(total({ stops: [b] }));
         for (const iata of ["LA", "G3", "AD"]) expect(counts.airlines.find(([k]) => k === iata)?.[1] ?? 0).toBe(total({ airlines: [iata] }));
         expect(counts.miles).toBe(total({ payment: "miles" }));
         expect(counts.cash).toBe(total({ payment: "cash" }));

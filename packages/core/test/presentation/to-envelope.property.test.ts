@@ -10,7 +10,16 @@ import { parseSearchRequest } from "../../src/wire/request.js";
 import { errorEnvelope } from "../../src/wire/envelope.js";
 import { airports } from "../../src/airports/index.js";
 import { makeOffer, queryA } from "../support/offers.js";
-import { HttpStatusError, SourceTimeout } from "../../src/errors/source-errors.js";
+import {
+  AuthError,
+  BusinessError,
+  HttpStatusError,
+  isRetryable,
+  MalformedPayload,
+  PermissionDenied,
+  SourceTimeout,
+  TransportError,
+} from "../../src/errors/source-errors.js";
 
 /** Adds a seller's fee (negative: a discount) inside an offer's taxes, keeping its totals the sums of its fares. */
 const withFee = (amount: number, o: Offer): Offer => {
@@ -96,6 +105,32 @@ describe("snapshotToEnvelope (properties)", () => {
     expect(answer.status).toBe(502);
     expect(ErrorEnvelopeSchema.parse(answer.body).Erro.Codigo).toBe("FALHA_FORNECEDOR");
     expect(answer.body.Progresso?.Fontes.map((f) => f.Estado)).toEqual(["falhou", "falhou"]);
+  });
+
+  it("a failed search's Retentavel follows its sources: true iff some source's failure is retryable, never 'Tente de novo' otherwise", () => {
+    const errorArb = fc.constantFrom(
+      new HttpStatusError({ status: 503 }),
+      new HttpStatusError({ status: 400 }),
+      new SourceTimeout({ afterMs: 1000 }),
+      new TransportError({ detail: "reset" }),
+      new MalformedPayload({ detail: "x" }),
+      new BusinessError({ detail: "x" }),
+      new AuthError({ detail: "x" }),
+      new PermissionDenied({ detail: "x" }),
+    );
+    fc.assert(
+      fc.property(fc.array(errorArb, { minLength: 1, maxLength: 5 }), (errors) => {
+        let s = initialSnapshot(queryA, errors.map((_, i) => ({ id: `s${i}`, name: `S${i}` })));
+        errors.forEach((error, i) => (s = reduce(s, { type: "failed", sourceId: `s${i}`, error })));
+        const { body } = snapshotToEnvelope(s, { searchId: "x", requestId: "r", page: 1, pageSize: 10, airports });
+        const parsed = ErrorEnvelopeSchema.parse(body);
+        const sources = parsed.Progresso!.Fontes;
+        expect(parsed.Erro.Retentavel).toBe(sources.some((f) => f.Retentavel === true));
+        expect(parsed.Erro.Retentavel).toBe(errors.some(isRetryable));
+        if (!parsed.Erro.Retentavel) expect(parsed.MensagemErro).not.toMatch(/Tente de novo/);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it("bad input never throws: every invalid body yields the 400 envelope naming the failing fields", () => {

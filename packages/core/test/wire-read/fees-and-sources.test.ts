@@ -1,11 +1,11 @@
 /**
- * Money the upstream sends signed, and sources that are not airlines: a seller's discount (`Taxas.Servico`
- * negative) is kept as a discount, so totals and the saving written match the wire to the centavo; Livelo
- * (34) is its own points programme and Interline (1200) its own source.
+ * Sources that are not airlines: Livelo (34) is its own points programme, whose award seats carry no airline
+ * price and whose boarding fees are the upstream's, and Interline (1200) its own source. The seller's fee
+ * rule itself is pinned in `seller-fee-rule.test.ts`.
  */
 import { describe, expect, it } from "vitest";
 import { airlineById, AIRLINES, programmeSource } from "../../src/domain/airline.js";
-import { savingPercent, serviceFeeOf, type Offer } from "../../src/domain/offer.js";
+import { boardingTaxesOf, savingPercent, type Offer } from "../../src/domain/offer.js";
 import { MalformedPayload } from "../../src/errors/source-errors.js";
 import { toWireFlight } from "../../src/wire/mode-a.js";
 import { ModeAFlightSchema } from "../../src/wire/mode-a-schema.js";
@@ -19,69 +19,6 @@ const offersOf = (json: unknown): Offer[] => {
   if (answer instanceof MalformedPayload) throw new Error(answer.detail);
   return [...answer.offers];
 };
-
-const family = { adults: 2, children: 1, infants: 0 };
-
-/** An upstream offer for 2 adults and a child with an agency discount of R$ 5 per passenger. */
-const discounted = offerB({
-  IdCia: 2,
-  ValorAdulto: 500,
-  ValorCrianca: 400,
-  ValorTotal: 1400,
-  Taxas: { Embarque: 30, EmbarqueChd: 30, Servico: -5, ServicoChd: -5 },
-  ValorTotalTaxas: 75,
-  ValorTotalComTaxa: 1475,
-  ValorAdultoNaCia: 600,
-  // The airline: 600 per adult, scaled by the booking (1400 / 500), plus its boarding fees (90): 1770.
-  PercentualEconomia: ((1770 - 1475) / 1770) * 100,
-});
-
-describe("a negative fee (agency discount)", () => {
-  const [offer] = offersOf({ ...envelopeB([discounted]), Data: [{ TokenConsulta: "t", QntdAdulto: 2, QntdCrianca: 1, QntdBebe: 0, Ida: [discounted], Volta: [] }] });
-
-  it("is kept as a discount in the domain, not clamped to 0", () => {
-    expect(offer).toBeDefined();
-    expect(offer?.total.amount).toBe(147_500);
-    expect(offer?.taxes.amount).toBe(7_500);
-    expect(serviceFeeOf(offer!)).toBe(-1_500);
-    expect(offer?.fares.map((f) => [f.type, f.count, f.base.amount, f.taxes.amount, f.serviceFee?.amount])).toEqual([
-      ["ADT", 2, 100_000, 5_000, -1_000],
-      ["CHD", 1, 40_000, 2_500, -500],
-    ]);
-    expect(offer?.airlinePrice.amount).toBe(177_000);
-  });
-
-  it("is written back so that every money member matches the wire to the centavo", () => {
-    const wire = toWireSingleAirlineOffer(offer!, family);
-    expect(ModeBOfferSchema.parse(wire)).toEqual(wire);
-    expect(wire.Taxas).toMatchObject({ Embarque: 30, EmbarqueChd: 30, Servico: -5, ServicoChd: -5 });
-    expect(wire).toMatchObject({ ValorAdulto: 500, ValorCrianca: 400, ValorTotal: 1400, ValorTotalTaxas: 75, ValorTotalComTaxa: 1475, ValorAdultoNaCia: 600, ValorTxServico: -15 });
-    expect(wire.PercentualEconomia).toBeCloseTo(discounted.PercentualEconomia as number, 10);
-  });
-
-  it("may exceed the fees: negative taxes, the fare and the saving still exact", () => {
-    const big = offerB({ PontosAdulto: 20_000, Taxas: { Embarque: 10, Servico: -25 }, ValorAdulto: 300, ValorTotal: 300, ValorTotalTaxas: -15, ValorTotalComTaxa: 285, ValorAdultoNaCia: 400 });
-    const [o] = offersOf(envelopeB([big]));
-    expect([o?.total.amount, o?.taxes.amount, o?.fares[0]?.base.amount, serviceFeeOf(o!)]).toEqual([28_500, -1_500, 30_000, -2_500]);
-    expect(o?.miles?.taxes.amount).toBe(-1_500);
-    const wire = toWireSingleAirlineOffer(o!, { adults: 1, children: 0, infants: 0 });
-    expect(ModeBOfferSchema.parse(wire)).toEqual(wire);
-    expect(wire).toMatchObject({ ValorTotalComTaxa: 285, ValorTotalTaxas: -15, ValorTotal: 300, ValorAdultoNaCia: 400 });
-    expect(wire.Taxas).toMatchObject({ Embarque: 10, Servico: -25 });
-    expect(wire.PercentualEconomia).toBeCloseTo(((410 - 285) / 410) * 100, 10);
-  });
-
-  it("in Mode A (priceWithoutTax above priceWithTax) keeps the discount and the upstream's saving", () => {
-    const group = groupA({ fareGroup: { currency: "BRL", priceWithTax: 290, priceWithoutTax: 300, priceInCompany: 400, percentualEconomia: 27.5, fares: [] }, segments: [segmentA()] });
-    const [o] = offersOf(envelopeA([group]));
-    expect([o?.total.amount, o?.taxes.amount]).toEqual([29_000, -1_000]);
-    const wire = toWireFlight({ id: "g", airlineId: o!.airlineId, validatingCarrier: o!.validatingCarrier, outbound: [o!], passengers: { adults: 1, children: 0, infants: 0 } });
-    expect(ModeAFlightSchema.parse(wire)).toEqual(wire);
-    expect(wire.fareGroup).toMatchObject({ priceWithTax: 290, priceWithoutTax: 300, priceInCompany: 400 });
-    expect(wire.fareGroup.percentualEconomia).toBeCloseTo(27.5, 10);
-    expect(savingPercent(o!)).toBeCloseTo(27.5, 10);
-  });
-});
 
 describe("Livelo (34) and Interline (1200)", () => {
   it("are known ids with their own names and programmes: Livelo is not GOL's Smiles", () => {
@@ -103,6 +40,49 @@ describe("Livelo (34) and Interline (1200)", () => {
     expect([wire.IdCia, wire.Cia.Id, wire.Cia.Iata]).toEqual([34, 2, "G3"]);
     const [again] = offersOf(envelopeB([{ ...wire, Outros: undefined }]));
     expect(again).toMatchObject({ airlineId: 34, validatingCarrier: { iata: "G3" }, miles: { programme: "Livelo" } });
+  });
+
+  /** A Livelo award seat on a LATAM flight: no airline price (0), a seller's percentage the upstream does not apply to award fares. */
+  const liveloAward = offerB({
+    IdCia: 34,
+    CiaParceira: { Id: 1, Nome: "LATAM", Iata: "LA" },
+    Voos: [{ ...(offerB().Voos as object[])[0], Numero: "LA-3300" }],
+    PontosAdulto: 11_200,
+    Taxas: { Embarque: 81.55, EmbarqueChd: 0, Servico: 25, ServicoChd: 0 },
+    Tarifas: null,
+    ValorAdulto: 426.12,
+    ValorAdultoNaCia: 0,
+    ValorTotal: 426.12,
+    ValorTotalTaxas: 81.55,
+    ValorTotalComTaxa: 507.67,
+    PercentualEconomia: 0,
+  });
+
+  it("reads a Livelo award seat with no airline price and the upstream's boarding fee, and writes them as sent", () => {
+    const [o] = offersOf(envelopeB([liveloAward]));
+    expect(o).toMatchObject({ airlineId: 34, miles: { programme: "Livelo", pointsAdult: 11_200 }, airlinePrice: { amount: 0 } });
+    expect(o?.discount).toBeUndefined();
+    expect([o?.total.amount, o?.taxes.amount, boardingTaxesOf(o!), savingPercent(o!)]).toEqual([50_767, 8_155, 8_155, 0]);
+    const wire = toWireSingleAirlineOffer(o!, { adults: 1, children: 0, infants: 0 });
+    expect(ModeBOfferSchema.parse(wire)).toEqual(wire);
+    // Never an airline price the upstream did not give (the offer's own fare would read 451.12), never 56.55.
+    expect(wire).toMatchObject({ ValorAdultoNaCia: 0, PercentualEconomia: 0, ValorAdulto: 426.12, ValorTotalTaxas: 81.55, ValorTotalComTaxa: 507.67 });
+    expect(wire.Taxas.Embarque).toBe(81.55);
+    const group = toWireFlight({ id: "g", airlineId: 34, validatingCarrier: o!.validatingCarrier, outbound: [o!], passengers: { adults: 1, children: 0, infants: 0 } });
+    expect(group.fareGroup).toMatchObject({ priceWithTax: 507.67, priceInCompany: 0, percentualEconomia: 0 });
+  });
+
+  it("reads Mode A Livelo groups (priceInCompany 0) as having no airline price, and writes 0 back", () => {
+    const group = groupA({
+      validatingBy: { name: "LATAM", iata: "LA" },
+      fareGroup: { currency: "BRL", priceWithTax: 3410.21, priceWithoutTax: 3216, priceInCompany: 0, percentualEconomia: 0, fares: [] },
+      segments: [segmentA({ IdCiaResponsavel: 34, FidelityProgram: "Livelo", PontosAdulto: 80_000 })],
+    });
+    const [o] = offersOf(envelopeA([group]));
+    expect(o?.airlinePrice.amount).toBe(0);
+    const wire = toWireFlight({ id: "g", airlineId: 34, validatingCarrier: o!.validatingCarrier, outbound: [o!], passengers: { adults: 1, children: 0, infants: 0 } });
+    expect(ModeAFlightSchema.parse(wire)).toEqual(wire);
+    expect(wire.fareGroup).toMatchObject({ priceWithTax: 3410.21, priceWithoutTax: 3216, priceInCompany: 0, percentualEconomia: 0 });
   });
 
   it("reads an Interline cash offer combining airlines as the interline source's", () => {

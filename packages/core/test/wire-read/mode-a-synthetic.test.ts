@@ -133,7 +133,8 @@ describe("Mode A tolerance", () => {
       { type: "ADT", count: 2, base: { amount: 80000, currency: "BRL" }, taxes: { amount: 10000, currency: "BRL" } },
       { type: "CHD", count: 1, base: { amount: 30000, currency: "BRL" }, taxes: { amount: 5001, currency: "BRL" } },
     ]);
-    expect(offer?.airlinePrice.amount).toBe(125001);
+    // No priceInCompany: no airline price, never the group's own.
+    expect(offer?.airlinePrice.amount).toBe(0);
   });
 
   it("shares a group without per-type fares among the query's passengers", () => {

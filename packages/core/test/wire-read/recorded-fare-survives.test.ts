@@ -7,7 +7,7 @@ import { airports } from "../../src/airports/index.js";
 import type { Offer } from "../../src/domain/offer.js";
 import { groupKeyOf } from "../../src/engine/result-index.js";
 import { MalformedPayload } from "../../src/errors/source-errors.js";
-import { toWireSegment } from "../../src/wire/mode-a.js";
+import { toWireFlight, toWireSegment } from "../../src/wire/mode-a.js";
 import { ModeASegmentSchema } from "../../src/wire/mode-a-schema.js";
 import { toWireSingleAirlineOffer } from "../../src/wire/mode-b.js";
 import { ModeBOfferSchema } from "../../src/wire/mode-b-schema.js";
@@ -116,6 +116,13 @@ describeRecorded("recorded single-airline answer: fare family and baggage surviv
   });
 });
 
+interface RawFareGroup {
+  priceWithTax: number;
+  priceWithoutTax: number;
+  priceInCompany: number;
+  percentualEconomia: number;
+}
+
 interface RawSegment {
   rateToken: string;
   TokenConsultaMBX: string;
@@ -126,13 +133,28 @@ interface RawSegment {
   };
 }
 
-describeRecorded("recorded Mode A answer: baggage and the search token survive read -> domain -> write", () => {
+describeRecorded("recorded Mode A answer: baggage, the search token and the group's money survive read -> domain -> write", () => {
   let segments: RawSegment[];
+  let flights: { fareGroup: RawFareGroup; segments: RawSegment[] }[];
   let answer: UpstreamAnswer;
   beforeAll(() => {
-    const raw = loadRecorded(RECORDED.modeAComplete) as { Data: [{ flights: { segments: RawSegment[] }[] }] };
-    segments = raw.Data[0].flights.flatMap((f) => f.segments);
+    const raw = loadRecorded(RECORDED.modeAComplete) as { Data: [{ flights: { fareGroup: RawFareGroup; segments: RawSegment[] }[] }] };
+    flights = raw.Data[0].flights;
+    segments = flights.flatMap((f) => f.segments);
     answer = read(raw, "all");
+  });
+
+  it("writes each group's prices, airline price and saving as the upstream's own figures (Livelo's 0 included)", () => {
+    expect(flights.some((f) => f.fareGroup.priceInCompany === 0)).toBe(true);
+    for (const f of flights) {
+      const outbound = f.segments.map((s) => byToken(answer, "all", s.rateToken));
+      const first = outbound[0]!;
+      const wire = toWireFlight({ id: "g", airlineId: first.airlineId, validatingCarrier: first.validatingCarrier, outbound, passengers: ONE_ADULT });
+      expect(wire.fareGroup.priceWithTax).toBeCloseTo(f.fareGroup.priceWithTax, 2);
+      expect(wire.fareGroup.priceWithoutTax).toBeCloseTo(f.fareGroup.priceWithoutTax, 2);
+      expect(wire.fareGroup.priceInCompany).toBeCloseTo(f.fareGroup.priceInCompany, 2);
+      expect(wire.fareGroup.percentualEconomia).toBeCloseTo(f.fareGroup.percentualEconomia, 2);
+    }
   });
 
   it("writes every segment's checked baggage, carry-on service and fare family as the upstream sent them", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import type { SourceProgress } from "../../src/engine/progress.js";
-import { ERROR_CATALOGUE, ERROR_CODES, failedSearchCode, type ErrorCode } from "../../src/errors/error-catalogue.js";
+import { ERROR_CATALOGUE, ERROR_CODES, failedSearchAnswer, failedSearchCode, NOT_RETRYABLE_FAILURE_MESSAGE, type ErrorCode } from "../../src/errors/error-catalogue.js";
 import {
   EnvelopeSchema,
   ErrorEnvelopeSchema,
@@ -100,6 +100,39 @@ describe("failedSearchCode", () => {
   });
 });
 
+describe("failedSearchAnswer: the answer's retry hint follows its sources", () => {
+  type Tag = NonNullable<SourceProgress["error"]>["tag"];
+  const failed = (tag: Tag, retryable: boolean): SourceProgress => ({ id: tag, name: tag, state: "failed", items: 0, attempts: 1, error: { tag, message: "x", retryable } });
+
+  it("is not retryable, with a sentence that does not invite a retry, when no source's failure is", () => {
+    const answer = failedSearchAnswer([failed("MalformedPayload", false), failed("BusinessError", false), failed("AuthError", false)]);
+    expect(answer).toEqual({ codigo: "FALHA_FORNECEDOR", retentavel: false, mensagem: NOT_RETRYABLE_FAILURE_MESSAGE });
+    expect(answer.mensagem).not.toMatch(/Tente de novo em instantes/);
+  });
+
+  it("is retryable, with the catalogue's sentence, when at least one source's failure is", () => {
+    expect(failedSearchAnswer([failed("MalformedPayload", false), failed("HttpStatusError", true)])).toEqual({
+      codigo: "FALHA_FORNECEDOR",
+      retentavel: true,
+      mensagem: ERROR_CATALOGUE.FALHA_FORNECEDOR.mensagem,
+    });
+    expect(failedSearchAnswer([failed("SourceTimeout", true)])).toMatchObject({ codigo: "TEMPO_ESGOTADO", retentavel: true });
+  });
+
+  it("keeps SEM_PERMISSAO not retryable, with its own sentence", () => {
+    expect(failedSearchAnswer([failed("PermissionDenied", false)])).toEqual({ codigo: "SEM_PERMISSAO", retentavel: false, mensagem: ERROR_CATALOGUE.SEM_PERMISSAO.mensagem });
+  });
+
+  it("is written into the envelope: Erro.Retentavel and MensagemErro agree with Progresso.Fontes", () => {
+    const sources = [failed("MalformedPayload", false), failed("BusinessError", false)];
+    const { status, body } = errorEnvelope("FALHA_FORNECEDOR", { requestId: "r", retentavel: false, mensagem: failedSearchAnswer(sources).mensagem, progresso: toWireProgress(3, sources, 0) });
+    expect(status).toBe(502);
+    expect(body.Erro).toMatchObject({ Codigo: "FALHA_FORNECEDOR", Retentavel: false });
+    expect(body.Progresso?.Fontes.every((f) => f.Retentavel === false)).toBe(true);
+    expect(ErrorEnvelopeSchema.parse(body)).toEqual(body);
+  });
+});
+
 const meta = {
   statusExecution: null,
   countFlights: 0,
@@ -114,7 +147,7 @@ const meta = {
   GoingCompany: null,
   BackCompany: null,
   TransactionId: null,
-  Contagens: { Paradas: [], Companhias: [], Milhas: 0, Dinheiro: 0 },
+  Contagens: { Paradas: [], ParadasIda: [], ParadasVolta: null, Companhias: [], Milhas: 0, Dinheiro: 0 },
   Ordenacao: "preco" as const,
   Filtros: null,
 };

@@ -77,7 +77,9 @@ const LEGACY_CLIENTS =
   "e sem NumeroPagina nem QuantidadePorPagina a resposta traz todos os grupos de preço numa página só.\n\n" +
   "Filtros e Ordenacao (Modo A, opcionais, também numa consulta por Token): aplicados a todo o resultado, não só à página; " +
   "pagination conta os grupos que passam, meta.Contagens dá os grupos por valor de filtro sobre todo o resultado, " +
-  "meta.Ordenacao e meta.Filtros repetem o que foi aplicado. A mesma visão vale para o Stream.";
+  "meta.Ordenacao e meta.Filtros repetem o que foi aplicado. A mesma visão vale para o Stream. " +
+  "Paradas vale para todos os trechos; numa ida e volta, ParadasIda e ParadasVolta filtram cada trecho: cada grupo tem " +
+  "um número de paradas na ida e um na volta, e meta.Contagens.ParadasIda e ParadasVolta somam, cada um, o total de grupos.";
 
 const tokenError = (description: string, headers?: Json): Json => ({
   description,

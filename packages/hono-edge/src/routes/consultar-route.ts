@@ -1,3 +1,4 @@
+import { failedSearchAnswer } from "@voar/core";
 import type { Handler } from "hono";
 import type { AppEnv } from "../app/app-env.js";
 import { resolveSearch, type SearchRouteDeps } from "./search-request.js";
@@ -12,6 +13,10 @@ import { answerTagOf, serializedAnswer } from "./serialized-answer.js";
  * A successful answer carries a weak `ETag` (search, version, page and view asked; not the `RequestId`). A
  * poll whose `If-None-Match` names the current one is answered `304 Not Modified` without a body: the search
  * has not changed since the client's answer. Only a client that sends `If-None-Match` ever gets a 304.
+ *
+ * A search in which every source failed answers its error; when that error is retryable (`Erro.Retentavel`,
+ * which follows the sources), `Retry-After` says in how many seconds the same query starts a new search
+ * instead of receiving this failure again (see `rejoinWindowMs`).
  */
 export const consultarHandler =
   (deps: SearchRouteDeps): Handler<AppEnv> =>
@@ -27,5 +32,10 @@ export const consultarHandler =
     const { status, etag, bytes } = serializedAnswer(deps, snapshot, resolved, requestId);
     const headers: Record<string, string> = { "content-type": "application/json; charset=UTF-8", "X-Request-Id": requestId };
     if (etag) headers["ETag"] = etag;
+    // A failed search that says "retry": when the same query will really be asked of the sources again.
+    if (status !== 200 && failedSearchAnswer(snapshot.sources).retentavel) {
+      const wait = deps.hub.retryAfterSeconds(resolved.record, snapshot);
+      if (wait !== undefined) headers["Retry-After"] = String(wait);
+    }
     return new Response(bytes, { status, headers });
   };

@@ -75,24 +75,42 @@ export const changedOffers = (snapshot: SearchSnapshot, seen: Map<string, Offer>
   return changed;
 };
 
+/** How long a search in which every source failed still answers a re-sent body (see `rejoinWindowMs`). */
+export const FAILED_REJOIN_MS = 12_000;
+
 /**
  * How long a completed search is shared with new requests for the same query (its key), from the progress
  * of its sources when it completed: the rule that keeps a failure from being replayed for the whole TTL.
  * - every source failed and nothing was found (the answer is an error): {@link FAILED_REJOIN_MS} at most
  *   (or `failedTtlMs` if shorter): long enough for a client that polls by re-sending its body (legacy
  *   clients, every 10 s) to receive the failure once; after it the next identical request starts a new
- *   search that asks the sources again;
+ *   search that asks the sources again. A retryable answer says when in `Retry-After`;
  * - some source failed with a retryable error (timeout, 5xx, network, deadline): `failedTtlMs`;
  * - otherwise (all answered, or only non-retryable failures such as a permission refusal next to sources
- *   that answered): undefined, the whole TTL.
+ *   that answered, which a new search would meet again): undefined, the whole TTL.
  */
-/** How long a search in which every source failed still answers a re-sent body (see `rejoinWindowMs`). */
-export const FAILED_REJOIN_MS = 12_000;
-
 export const rejoinWindowMs = (sources: readonly SourceProgress[], failedTtlMs: number): number | undefined => {
   const failed = sources.filter((p) => p.state === "failed");
   const found = sources.some((p) => p.items > 0);
   if (sources.length > 0 && failed.length === sources.length && !found) return Math.min(FAILED_REJOIN_MS, failedTtlMs);
   if (failed.some((p) => p.error?.retryable !== false)) return failedTtlMs;
   return undefined;
+};
+
+/**
+ * Seconds until a new request for a completed search's query starts a new search that asks the sources
+ * again (the end of its rejoin window, see {@link rejoinWindowMs}), at least 1; undefined when every new
+ * request would join it for its whole TTL, or the window has passed. `now` on the store's clock.
+ */
+export const secondsUntilRejoinEnds = (
+  record: Pick<SearchRecord, "completedAt">,
+  s: Pick<SearchSnapshot, "completed" | "sources">,
+  failedTtlMs: number,
+  now: number,
+): number | undefined => {
+  if (!s.completed || record.completedAt === undefined) return undefined;
+  const window = rejoinWindowMs(s.sources, failedTtlMs);
+  if (window === undefined) return undefined;
+  const left = record.completedAt + window - now;
+  return left > 0 ? Math.max(1, Math.ceil(left / 1000)) : undefined;
 };

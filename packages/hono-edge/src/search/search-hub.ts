@@ -3,7 +3,7 @@ import type { Clock } from "../clock.js";
 import { SearchCapacityReached, StoreUnavailable } from "../errors/service-errors.js";
 import type { Logger } from "../logging/logger.js";
 import { runSearch, type RunningSearch } from "./run-search.js";
-import { applyChanges, emptySnapshotOf } from "./search-change.js";
+import { applyChanges, emptySnapshotOf, secondsUntilRejoinEnds } from "./search-change.js";
 import { searchKey } from "./search-key.js";
 import { SnapshotCache } from "./snapshot-cache.js";
 import { SessionCapacityReached, type OpenResult, type SearchRecord, type SessionStore, type Unwatch } from "./session-store.js";
@@ -97,6 +97,11 @@ export class SearchHub {
       await this.ensureRunning(record);
     }
     return record;
+  }
+
+  /** Seconds until a repeat of a completed search's query starts a new search (see `secondsUntilRejoinEnds`). */
+  retryAfterSeconds(record: SearchRecord, s: SearchSnapshot): number | undefined {
+    return secondsUntilRejoinEnds(record, s, Math.min(this.o.failedTtlMs, this.o.ttlMs), this.o.clock.now());
   }
 
   /** A live search of the tenant by id; undefined when unknown, expired or another tenant's. */

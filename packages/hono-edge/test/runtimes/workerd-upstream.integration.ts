@@ -195,7 +195,8 @@ describe("workerd on a real upstream (VOAR_UPSTREAM_* bindings, @voar/http-adapt
     expect(started.status, started.text.slice(0, 300)).toBe(200);
     const answers = await pollToCompletion(server, started.body["Token"], 502);
     const last = answers.at(-1)!.body;
-    expect(last).toMatchObject({ Success: false, Completed: true, TotalItens: 0, Erro: { Codigo: "FALHA_FORNECEDOR", Retentavel: true } });
+    // Refused credentials are not retryable: the answer's Retentavel follows its sources.
+    expect(last).toMatchObject({ Success: false, Completed: true, TotalItens: 0, Erro: { Codigo: "FALHA_FORNECEDOR", Retentavel: false } });
     expect(upstream.fake.stats.searches).toBe(0);
     expect(upstream.fake.stats.logins).toBeGreaterThan(0);
     for (const { text } of answers) {

@@ -150,7 +150,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: "agency-discount",
     description:
-      "Mode B (Companhia 1300), CNF-GIG for 2 adults and a child: Bilhete Fácil's discount as a negative Taxas.Servico (-5.00 per passenger) beside other OTAs' positive fees; totals and PercentualEconomia consistent with it.",
+      "Mode B (Companhia 1300), CNF-GIG for 2 adults and a child: Bilhete Fácil's discount as a negative Taxas.Servico (-5: 5 % of the fare) beside other OTAs' positive percentages; ValorTotalTaxas = Embarque + ValorTotal x Servico / 100, totals and PercentualEconomia consistent with it.",
     request: { ...oneWay, Destino: "GIG", Adultos: 2, Criancas: 1, Companhia: 1300 },
     latencyMs: { "ota:voaja": 1_200, "ota:passagem-certa": 2_400, "ota:milhas-e-cia": 3_000, "ota:ceu-aberto": 1_800, "ota:bilhete-facil": 2_600 },
     perAirline: 3,

@@ -103,3 +103,12 @@ export const airlinePriceOf = (flight: FlightFares, option: FareOption): Money =
   const fares = faresOf(flight, option === "miles" ? "light" : option) ?? faresOf(flight, "light");
   return fares ? sumFares(fares).total : money(0);
 };
+
+/**
+ * The airline's own cash fare of the flight for the booking, without taxes (what `ValorAdultoNaCia` is per
+ * adult): the family's own fare for a cash option, the Light fare for an award fare; 0 when not sold.
+ */
+export const airlineFareOf = (flight: FlightFares, option: FareOption): number => {
+  const fares = faresOf(flight, option === "miles" ? "light" : option) ?? faresOf(flight, "light");
+  return fares ? fares.reduce((sum, f) => sum + f.base.amount, 0) : 0;
+};

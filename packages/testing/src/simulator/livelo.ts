@@ -1,5 +1,5 @@
 import { LIVELO, airlineById, money, type Offer } from "@voar/core";
-import { airlinePriceOf, faresOf, type FlightFares } from "./flight-fares.js";
+import { faresOf, type FlightFares } from "./flight-fares.js";
 import { makeOffer, type QuoteContext } from "./offer-builder.js";
 import { rngFor, unitHash } from "./prng.js";
 
@@ -12,7 +12,8 @@ const LIVELO_SHARE = 0.5;
 /**
  * What Livelo (Companhia 34) sells: award seats on its partners' flights, priced in Livelo points (not the
  * airline's own programme), the boarding taxes in cash. Points per real of the Light fare are drawn per
- * flight between 60 and 90, rounded to hundreds; the offer's airline price is the Light cash price.
+ * flight between 60 and 90, rounded to hundreds. Like real answers, a Livelo seat carries no airline price
+ * (`priceInCompany` and `ValorAdultoNaCia` 0): Livelo sells no cash fare of the airline's to compare with.
  */
 export const liveloOffers = (ctx: QuoteContext, flights: readonly FlightFares[]): readonly Offer[] => {
   const offers: Offer[] = [];
@@ -34,7 +35,7 @@ export const liveloOffers = (ctx: QuoteContext, flights: readonly FlightFares[])
           flight,
           option: "miles",
           fares,
-          airlinePrice: airlinePriceOf(flight, "miles"),
+          airlinePrice: money(0),
           miles: {
             pointsAdult,
             pointsChild: flight.passengers.children > 0 ? pointsAdult : 0,
@@ -45,5 +46,5 @@ export const liveloOffers = (ctx: QuoteContext, flights: readonly FlightFares[])
       ),
     );
   }
-  return offers.map((o) => ({ ...o, airlineId: LIVELO }));
+  return offers.map((o) => ({ ...o, airlineId: LIVELO, airlinePrice: money(0) }));
 };

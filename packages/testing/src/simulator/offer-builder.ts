@@ -17,9 +17,11 @@ export interface Quote {
   readonly flight: FlightFares;
   readonly option: FareOption;
   readonly fares: readonly PassengerFare[];
-  /** The airline's own cash price to compare against. */
+  /** The airline's own cash price to compare against; 0 for none (the offer's own total is taken then). */
   readonly airlinePrice: Offer["airlinePrice"];
   readonly miles?: MilesPrice | undefined;
+  /** The seller's discount on the fare (its share is already in the fares' taxes and `serviceFee`). */
+  readonly discount?: Offer["discount"];
 }
 
 /**
@@ -60,6 +62,7 @@ export const makeOffer = (ctx: QuoteContext, quote: Quote): Offer => {
     fares: quote.fares,
     total,
     taxes,
+    ...(quote.discount ? { discount: quote.discount } : {}),
     airlinePrice: quote.airlinePrice.amount > 0 ? quote.airlinePrice : money(total.amount),
     ...(quote.miles ? { miles: quote.miles } : {}),
     cabin: info.cabin,

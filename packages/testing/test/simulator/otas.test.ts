@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { simulateOffers } from "../../src/index.js";
+import { SIMULATED_OTAS, simulateOffers } from "../../src/index.js";
 import { OTAS, query } from "./queries.js";
 
 const q = query("CNF", "SDU", "2025-07-22", { returnDate: "2025-07-27" });
@@ -37,12 +37,28 @@ describe("simulated OTAs", () => {
     for (const [key, sellers] of shared) expect(prices.get(key)!.size).toBe(sellers.size);
   });
 
-  it("compare with the airline's own price: miles resellers below it", () => {
-    const own = new Map(airline.filter((o) => !o.miles).map((o) => [`${o.flightKey}|${o.bookingOption}`, o.total.amount]));
+  it("compare with the airline's own fare at their own taxes: miles resellers below it", () => {
+    const own = new Map(airline.filter((o) => !o.miles).map((o) => [`${o.flightKey}|${o.bookingOption}`, o.total.amount - o.taxes.amount]));
     for (const o of ota) {
       const option = o.bookingOption === "Emissão com milhas" ? "Tarifa Light" : o.bookingOption;
-      expect(o.airlinePrice.amount).toBe(own.get(`${o.flightKey}|${option}`));
+      expect(o.airlinePrice.amount).toBe(own.get(`${o.flightKey}|${option}`)! + o.taxes.amount);
       if (o.bookingOption === "Emissão com milhas") expect(o.total.amount).toBeLessThan(o.airlinePrice.amount);
     }
+  });
+
+  it("charge their fee, or give their discount, as a percentage of the fare (Taxas.Servico)", () => {
+    const byOta = new Map(SIMULATED_OTAS.map((x) => [x.id, x.feePercent]));
+    const discounted = ota.filter((o) => o.discount);
+    expect(discounted.length).toBeGreaterThan(0);
+    for (const o of ota) {
+      const percent = byOta.get(o.seller.id)!;
+      const fare = o.total.amount - o.taxes.amount;
+      if (percent === 0) expect(o.discount).toBeUndefined();
+      else {
+        expect(o.discount?.percent).toBe(-percent);
+        expect(Math.abs(o.discount!.amount.amount - (fare * -percent) / 100)).toBeLessThanOrEqual(o.fares.length);
+      }
+    }
+    expect(ota.some((o) => o.seller.id === "ota:bilhete-facil" && o.discount!.amount.amount > 0)).toBe(true);
   });
 });

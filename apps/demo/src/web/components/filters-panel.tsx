@@ -2,6 +2,8 @@ import { useState } from "preact/hooks";
 import { formatCount } from "../../shared/pt-br-format.js";
 import { activeFilters, NO_FILTERS, toggled, type FilterOption, type FilterOptions, type ModeAFilters } from "../search/mode-a-view.js";
 
+const NONE: ReadonlySet<number> = new Set<number>();
+
 const Count = ({ count }: { readonly count?: number | undefined }) =>
   count !== undefined ? (
     <span class="check__count" data-testid="contagem">
@@ -79,7 +81,20 @@ export const FiltersPanel = ({ options, filters, onChange }: FiltersPanelProps) 
         <summary id="filtros-titulo">
           Filtros{active > 0 ? ` (${active})` : ""}
         </summary>
-        <CheckGroup legend="Paradas na ida" name="paradas" options={options.stops} selected={filters.stops} onToggle={(k) => onChange({ ...filters, stops: toggled(filters.stops, k) })} />
+        <CheckGroup
+          legend={options.returnStops.length > 0 ? "Paradas na ida" : "Paradas"}
+          name="paradas"
+          options={options.stops}
+          selected={filters.stops}
+          onToggle={(k) => onChange({ ...filters, stops: toggled(filters.stops, k) })}
+        />
+        <CheckGroup
+          legend="Paradas na volta"
+          name="paradas-volta"
+          options={options.returnStops}
+          selected={filters.returnStops ?? NONE}
+          onToggle={(k) => onChange({ ...filters, returnStops: toggled(filters.returnStops ?? NONE, k) })}
+        />
         <CheckGroup legend="Companhias" name="companhias" options={options.airlines} selected={filters.airlines} onToggle={(k) => onChange({ ...filters, airlines: toggled(filters.airlines, k) })} />
         <RadioGroup legend="Pagamento" name="pagamento" options={options.payments} selected={filters.payment} onPick={(k) => onChange({ ...filters, payment: k })} />
         <RadioGroup legend="Saída da ida" name="horario-ida" options={options.outbound} selected={filters.outbound} onPick={(k) => onChange({ ...filters, outbound: k })} />
@@ -91,7 +106,7 @@ export const FiltersPanel = ({ options, filters, onChange }: FiltersPanelProps) 
         ) : null}
         <p class="muted filters__note">
           Os filtros valem para o resultado inteiro (todas as páginas): a API os aplica. Cada número conta os grupos de preço que aquela opção, sozinha,
-          deixa passar.
+          deixa passar; numa ida e volta, as paradas de cada trecho somam o total.
         </p>
       </details>
     </aside>

@@ -1,6 +1,7 @@
 import type { ModeBOffer } from "@voar/core";
 import { passengersText } from "../format/passengers.js";
-import { formatBrl, formatDay } from "../../shared/pt-br-format.js";
+import { formatBrl, formatDay, formatPercent } from "../../shared/pt-br-format.js";
+import { airlineSaving } from "../search/airline-saving.js";
 import { ComparisonTable } from "./comparison-table.js";
 import { ItineraryLine, type ItineraryEnds } from "./itinerary-line.js";
 import { JsonBlock } from "./json-viewer.js";
@@ -27,6 +28,9 @@ interface OfferCardProps {
 /** One flight of Mode B (or of a single-airline search): its best offer, the saving, and the OTA comparison. */
 export const OfferCard = ({ offer, comparison, infants }: OfferCardProps) => {
   const others = offer.Outros ?? [];
+  // Like for like: the offer's total with taxes against the airline's price with taxes, shown beside it.
+  const saving = airlineSaving(offer);
+  const discount = saving && saving.sellerDiscountPercent > 0 ? `; inclui ${formatPercent(saving.sellerDiscountPercent)} de desconto da agência` : "";
   const next = [...others].sort((a, b) => a.Valor - b.Valor)[0];
   const airline = offer.Cia?.Nome ?? "—";
   const passengers = passengersText([
@@ -47,8 +51,8 @@ export const OfferCard = ({ offer, comparison, infants }: OfferCardProps) => {
         total={offer.ValorTotalComTaxa}
         taxes={offer.ValorTotalTaxas}
         points={offer.PontosAdulto}
-        saving={offer.PercentualEconomia}
-        savingBase={`${formatBrl(offer.ValorAdultoNaCia)}/adulto na companhia`}
+        saving={saving?.percent ?? 0}
+        savingBase={saving ? `${formatBrl(saving.airlinePrice)} na companhia, com taxas${discount}` : ""}
         passengers={passengers}
       />
       <div class="flight__ways">

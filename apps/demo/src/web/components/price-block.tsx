@@ -11,7 +11,7 @@ interface PriceBlockProps {
   readonly returnPoints?: number | undefined;
   /** Saving against the airline's own cash price, in percent. */
   readonly saving: number;
-  /** What the saving is measured against, e.g. `R$ 545,88 na companhia`. */
+  /** The figure the saving is a percentage of, with what it includes, e.g. `R$ 545,88 na companhia, com taxas`. */
   readonly savingBase: string;
   readonly passengers: string;
 }

@@ -11,11 +11,21 @@ const windowFlag = (flag: string, w: WireWindow | undefined): string => (w?.Said
 
 /** The CLI flags of a request's `Filtros` and `Ordenacao` (the view of a Mode A result). */
 const viewFlags = (r: SearchRequest): string[] => {
-  const f = (r["Filtros"] ?? {}) as { Paradas?: number[]; Companhias?: string[]; Pagamento?: string; Ida?: WireWindow; Volta?: WireWindow };
+  const f = (r["Filtros"] ?? {}) as {
+    Paradas?: number[];
+    ParadasIda?: number[];
+    ParadasVolta?: number[];
+    Companhias?: string[];
+    Pagamento?: string;
+    Ida?: WireWindow;
+    Volta?: WireWindow;
+  };
   const sort = r["Ordenacao"];
   return [
     typeof sort === "string" && sort !== "preco" ? `--ordenar ${sort}` : "",
     f.Paradas ? `--paradas ${f.Paradas.join(",")}` : "",
+    f.ParadasIda ? `--paradas-ida ${f.ParadasIda.join(",")}` : "",
+    f.ParadasVolta ? `--paradas-volta ${f.ParadasVolta.join(",")}` : "",
     f.Companhias ? `--companhias ${f.Companhias.join(",")}` : "",
     f.Pagamento ? `--pagamento ${f.Pagamento}` : "",
     windowFlag("--saida-ida", f.Ida),

@@ -44,6 +44,8 @@ export type Payment = "milhas" | "dinheiro";
 export interface ModeAFilters {
   /** Stops buckets of the outbound itineraries (2 means "2 or more"). */
   readonly stops: ReadonlySet<number>;
+  /** Stops buckets of the return itineraries of a round trip. */
+  readonly returnStops?: ReadonlySet<number> | undefined;
   /** Validating airlines, by IATA designator. */
   readonly airlines: ReadonlySet<string>;
   readonly payment?: Payment | undefined;
@@ -58,18 +60,25 @@ export const NO_FILTERS: ModeAFilters = { stops: new Set(), airlines: new Set() 
 
 /** How many filters are set. */
 export const activeFilters = (f: ModeAFilters): number =>
-  f.stops.size + f.airlines.size + (f.payment ? 1 : 0) + (f.outbound ? 1 : 0) + (f.inbound ? 1 : 0);
+  f.stops.size + (f.returnStops?.size ?? 0) + f.airlines.size + (f.payment ? 1 : 0) + (f.outbound ? 1 : 0) + (f.inbound ? 1 : 0);
 
 const windowOf = (period: DayPeriod) => {
   const p = PERIODS.find((x) => x.id === period)!;
   return { Saida: { De: p.from, Ate: p.to } };
 };
 
-/** The `Filtros` member asking for these filters; undefined when none is set. */
-export const filtrosOf = (f: ModeAFilters): Filtros | undefined => {
+const sorted = (set: ReadonlySet<number>) => [...set].sort((a, b) => a - b);
+
+/**
+ * The `Filtros` member asking for these filters; undefined when none is set. Stops go per leg on a round
+ * trip (`ParadasIda`, `ParadasVolta`), and as `Paradas` on a one-way search (the same thing there).
+ */
+export const filtrosOf = (f: ModeAFilters, roundTrip = false): Filtros | undefined => {
   if (activeFilters(f) === 0) return undefined;
+  const back = f.returnStops ?? new Set<number>();
   return {
-    ...(f.stops.size > 0 ? { Paradas: [...f.stops].sort((a, b) => a - b) } : {}),
+    ...(f.stops.size > 0 ? (roundTrip ? { ParadasIda: sorted(f.stops) } : { Paradas: sorted(f.stops) }) : {}),
+    ...(roundTrip && back.size > 0 ? { ParadasVolta: sorted(back) } : {}),
     ...(f.airlines.size > 0 ? { Companhias: [...f.airlines].sort() } : {}),
     ...(f.payment ? { Pagamento: f.payment } : {}),
     ...(f.outbound ? { Ida: windowOf(f.outbound) } : {}),
@@ -83,7 +92,7 @@ export const filtrosOf = (f: ModeAFilters): Filtros | undefined => {
  */
 export const withView = (request: SearchRequest, filters: ModeAFilters, sort: SortKey): SearchRequest => {
   const { Filtros: _filtros, Ordenacao: _ordenacao, ...rest } = request;
-  const filtros = filtrosOf(filters);
+  const filtros = filtrosOf(filters, Boolean(request.Volta));
   return { ...rest, NumeroPagina: 1, ...(filtros ? { Filtros: filtros } : {}), ...(sort !== "preco" ? { Ordenacao: sort } : {}) };
 };
 
@@ -96,7 +105,10 @@ export interface FilterOption<K> {
 
 /** The filter options `meta` offers: they and their counts describe the whole result, every page. */
 export interface FilterOptions {
+  /** Stops of the outbound leg (of every leg on a one-way search), with `Contagens.ParadasIda`. */
   readonly stops: readonly FilterOption<number>[];
+  /** Stops of the return leg, with `Contagens.ParadasVolta`; empty for a one-way search. */
+  readonly returnStops: readonly FilterOption<number>[];
   readonly airlines: readonly FilterOption<string>[];
   readonly payments: readonly FilterOption<Payment>[];
   readonly outbound: readonly FilterOption<DayPeriod>[];
@@ -105,6 +117,13 @@ export interface FilterOptions {
 }
 
 const stopLabel = (n: number): string => (n === 0 ? "Direto" : n === 1 ? "1 parada" : "2 ou mais paradas");
+
+/** Stops options from a leg's counts; a bucket the person has set stays listed (with 0) so it can be unset. */
+const stopOptions = (counts: readonly { Key: number; Value: number }[] | null | undefined, set: ReadonlySet<number>): FilterOption<number>[] => {
+  const byKey = new Map((counts ?? []).map((s) => [s.Key, s.Value]));
+  for (const s of set) if (!byKey.has(s)) byKey.set(s, 0);
+  return [...byKey].sort(([a], [b]) => a - b).map(([key, count]) => ({ key, label: stopLabel(key), count }));
+};
 
 const periodsIn = (departures: readonly string[] | undefined): FilterOption<DayPeriod>[] => {
   const seen = new Set((departures ?? []).map(periodOf));
@@ -118,8 +137,10 @@ const periodsIn = (departures: readonly string[] | undefined): FilterOption<DayP
  */
 export const filterOptionsOf = (meta: ModeAMeta | undefined, names: ReadonlyMap<string, string>, filters: ModeAFilters = NO_FILTERS): FilterOptions => {
   const counts = meta?.Contagens;
-  const stops = new Map((counts?.Paradas ?? []).map((s) => [s.Key, s.Value]));
-  for (const s of filters.stops) if (!stops.has(s)) stops.set(s, 0);
+  const roundTrip = Boolean(meta?.ReturnFilter);
+  // Per leg: each leg's counts add up to the whole result (a round-trip group has one number of stops each way).
+  const stops = stopOptions(counts?.ParadasIda ?? counts?.Paradas, filters.stops);
+  const returnStops = roundTrip ? stopOptions(counts?.ParadasVolta, filters.returnStops ?? new Set()) : [];
   const airlines = new Map((counts?.Companhias ?? []).map((c) => [c.Key, c.Value]));
   for (const a of filters.airlines) if (!airlines.has(a)) airlines.set(a, 0);
   const airlineName = (iata: string) => names.get(iata) ?? airlineByIata(iata)?.name ?? iata;
@@ -130,7 +151,8 @@ export const filterOptionsOf = (meta: ModeAMeta | undefined, names: ReadonlyMap<
       ]
     : [];
   return {
-    stops: [...stops].sort(([a], [b]) => a - b).map(([key, count]) => ({ key, label: stopLabel(key), count })),
+    stops,
+    returnStops,
     airlines: [...airlines]
       .map(([key, count]) => ({ key, label: airlineName(key), count }))
       .sort((a, b) => a.label.localeCompare(b.label, "pt-BR")),

@@ -9,7 +9,8 @@
  *   base, otherwise in their proportion; half each (outbound takes the odd centavo) when either is missing;
  * - taxes (`priceWithTax - priceWithoutTax`) in halves, the outbound taking the odd centavo: boarding fees
  *   are charged per departure and a round trip departs as often each way, while the wire gives no per-direction taxes;
- * - the airline's own price (`priceInCompany`) in proportion to the two directions' totals.
+ * - the airline's own price (`priceInCompany`) in proportion to the two directions' totals; 0 (no airline
+ *   price, as real answers send for Livelo's award seats) stays 0: never the group's own price.
  *
  * Every alternative of one direction gets the same share (they are alternatives at one price), so any
  * outbound plus any return of the group adds up to `priceWithTax` exactly, to the centavo. A one-way group
@@ -25,7 +26,7 @@ export interface DirectionPrice {
   readonly taxes: number;
   /** `total - taxes`. */
   readonly base: number;
-  /** The airline's own cash price for the same, taxes included. */
+  /** The airline's own cash price for the same, taxes included; 0 when the answer gives none. */
   readonly airline: number;
 }
 
@@ -48,7 +49,7 @@ const settledBase = (g: GroupAmounts): number => (g.base !== undefined && g.base
 /** The price of a one-way group: the whole of it. */
 export const oneWayPrice = (g: GroupAmounts): DirectionPrice => {
   const base = settledBase(g);
-  return { total: g.total, taxes: g.total - base, base, airline: g.airline && g.airline > 0 ? g.airline : g.total };
+  return { total: g.total, taxes: g.total - base, base, airline: g.airline && g.airline > 0 ? g.airline : 0 };
 };
 
 /**
@@ -70,7 +71,7 @@ export const roundTripPrices = (
   const [taxOut = 0, taxBack = 0] = splitCentavos(taxes, [1, 1]);
   const totalOut = baseOut + taxOut;
   const totalBack = baseBack + taxBack;
-  const airline = g.airline && g.airline > 0 ? g.airline : g.total;
+  const airline = g.airline && g.airline > 0 ? g.airline : 0;
   const [airlineOut = 0, airlineBack = 0] = splitCentavos(airline, [totalOut, totalBack]);
   return {
     outbound: { total: totalOut, taxes: taxOut, base: baseOut, airline: airlineOut },

@@ -4,20 +4,23 @@
  * flight from another seller.
  *
  * Money (see docs/wire-semantics.md): `ValorTotalComTaxa` is the total and `ValorTotalTaxas` its taxes and
- * fees (all passengers), kept signed: a seller's discount (`Taxas.Servico` < 0) lowers them, and may make
- * them negative. `ValorAdulto`, `ValorCrianca`, `ValorBebe` are ONE passenger's fare without taxes;
- * `Taxas.Embarque`/`Servico` one adult's fees, `EmbarqueChd`/`ServicoChd` one child's. The airline's own
- * price is `ValorAdultoNaCia` (one adult, without taxes) scaled to the booking by the offer's own ratio
- * `ValorTotal / ValorAdulto` (the passenger count when that ratio is unknown), plus the taxes without the
- * seller's service fee (the airline does not charge it): real answers' `PercentualEconomia` is exactly the
- * saving against that sum. The fare family is `Tarifas[].Tipo`, the bags `BagagensInclusas` (the offer's,
- * else its fare family's). `Outros` follow `ota-alternatives.ts`.
+ * fees (all passengers), kept signed. `Taxas.Servico` is the seller's fee as a PERCENTAGE of the fare without
+ * taxes (`ValorTotal`), negative for a discount; it applies to cash fares (`ValorTotalTaxas = Embarque +
+ * ValorTotal x Servico / 100`), not to award fares (`ValorTotalTaxas = Embarque`). The reader applies it
+ * where the answer's own figures say it was applied, and keeps it as the offer's `discount`. `ValorAdulto`,
+ * `ValorCrianca`, `ValorBebe` are ONE passenger's fare without taxes; `Taxas.Embarque` one adult's boarding
+ * fees, `EmbarqueChd` one child's. The airline's price is `ValorAdultoNaCia` (one adult, without taxes)
+ * scaled to the booking by the offer's own ratio `ValorTotal / ValorAdulto` (the passenger count when that
+ * ratio is unknown), plus the offer's own taxes and fees: real answers' `PercentualEconomia` is exactly the
+ * saving against that sum. `ValorAdultoNaCia` 0 (Livelo's award seats) is no airline price: 0, never the
+ * offer's own. The fare family is `Tarifas[].Tipo`, the bags `BagagensInclusas` (the offer's, else its fare
+ * family's). `Outros` follow `ota-alternatives.ts`.
  */
 import type { Airline } from "../../domain/airline.js";
 import type { Carrier, Direction, Leg } from "../../domain/itinerary.js";
 import { flightKey } from "../../domain/itinerary.js";
 import { centavosFromDecimal } from "../../domain/money.js";
-import type { MilesPrice, Offer, PassengerFare } from "../../domain/offer.js";
+import type { MilesPrice, Offer, SellerDiscount } from "../../domain/offer.js";
 import { baggageFromLines } from "./baggage.js";
 import type { Passengers } from "../../domain/query.js";
 import { carrierOf, findAirline, parseFlightDesignator } from "./airline-identity.js";
@@ -26,7 +29,7 @@ import { buildItinerary, buildLeg } from "./itinerary-builder.js";
 import { readItem, type SkipLog } from "./item-reader.js";
 import { upstreamModeBOfferSchema, upstreamModeBResultSchema, type UpstreamModeBOffer } from "./mode-b-schema.js";
 import { offerId } from "./offer-ids.js";
-import { buildFares, type FareShare } from "./passenger-fares.js";
+import { buildFares, withServiceFee, type FareShare } from "./passenger-fares.js";
 import type { ReadContext } from "./read-context.js";
 import { alternativeOffers, fareOptionOffers } from "./ota-alternatives.js";
 import { airlineSeller, otaSeller } from "./seller.js";
@@ -72,27 +75,49 @@ const legsOf = (r: ResultFacts, o: UpstreamModeBOffer, fallback: Carrier | undef
   return legs;
 };
 
+/** Each passenger type's share: the fare by its `Valor*`, the boarding fees by its `Embarque*`. */
 const sharesOf = (o: UpstreamModeBOffer, p: Passengers): FareShare[] => {
   const t = o.Taxas;
   const rows: FareShare[] = [
-    { type: "ADT", count: p.adults, baseWeight: (o.ValorAdulto ?? 0) * p.adults, taxWeight: ((t?.Embarque ?? 0) + (t?.Servico ?? 0)) * p.adults },
-    { type: "CHD", count: p.children, baseWeight: (o.ValorCrianca ?? 0) * p.children, taxWeight: ((t?.EmbarqueChd ?? 0) + (t?.ServicoChd ?? 0)) * p.children },
+    { type: "ADT", count: p.adults, baseWeight: (o.ValorAdulto ?? 0) * p.adults, taxWeight: (t?.Embarque ?? 0) * p.adults },
+    { type: "CHD", count: p.children, baseWeight: (o.ValorCrianca ?? 0) * p.children, taxWeight: (t?.EmbarqueChd ?? 0) * p.children },
     { type: "INF", count: p.infants, baseWeight: (o.ValorBebe ?? 0) * p.infants, taxWeight: 0 },
   ];
   return rows.filter((r) => r.count > 0);
 };
 
+/**
+ * The seller's fee in centavos, signed (negative: a discount): `Taxas.Servico` percent of the fare
+ * (`ValorTotal`, else `fare`) on a cash fare; nothing on an award fare, where the upstream does not apply it.
+ * A cash offer whose taxes are plainly the boarding fees alone (no infants, whose fees have no member) was
+ * not charged it either. Within a centavo of the members' boarding fees, the difference is taken, so
+ * `Taxas.Embarque` is kept as sent.
+ */
+const appliedFeeOf = (o: UpstreamModeBOffer, p: Passengers, award: boolean, fare: number, taxes: number): number => {
+  const percent = o.Taxas?.Servico ?? 0;
+  if (award || percent === 0 || !Number.isFinite(percent)) return 0;
+  const fee = Math.round(((typeof o.ValorTotal === "number" ? cents(o.ValorTotal) : fare) * percent) / 100);
+  if (!Number.isSafeInteger(fee)) return 0;
+  const boarding = cents(o.Taxas?.Embarque) * p.adults + cents(o.Taxas?.EmbarqueChd) * p.children;
+  const rest = taxes - boarding - fee;
+  if (p.infants === 0 && Math.abs(taxes - boarding) < Math.abs(rest)) return 0;
+  return Math.abs(rest) <= 1 ? taxes - boarding : fee;
+};
+
 /** Largest believable booking-to-adult ratio: 9 seated passengers plus their infants, with room to spare. */
 const MAX_BOOKING_RATIO = 20;
 
-/** `airlineTaxes`: the offer's taxes without the seller's service fee, which the airline does not charge. */
-const airlinePriceOf = (o: UpstreamModeBOffer, p: Passengers, total: number, airlineTaxes: number): number => {
+/**
+ * What the booking costs at the airline's fare (`ValorAdultoNaCia` scaled to the booking) with the offer's
+ * own `taxes`; 0 when the answer gives no airline price.
+ */
+const airlinePriceOf = (o: UpstreamModeBOffer, p: Passengers, taxes: number): number => {
   const company = o.ValorAdultoNaCia ?? 0;
-  if (company <= 0) return total;
+  if (!(company > 0)) return 0;
   const ratio = (o.ValorTotal ?? 0) / (o.ValorAdulto ?? 0);
   const factor = Number.isFinite(ratio) && ratio > 0 && ratio <= MAX_BOOKING_RATIO ? ratio : Math.max(1, p.adults);
-  const price = centavosFromDecimal(company * factor) + airlineTaxes;
-  return Number.isSafeInteger(price) && price > 0 ? price : total;
+  const price = centavosFromDecimal(company * factor) + taxes;
+  return Number.isSafeInteger(price) && price > 0 ? price : 0;
 };
 
 /** The offer's fare family: the first `Tarifas[]` member naming one. */
@@ -104,14 +129,6 @@ const baggageOf = (o: UpstreamModeBOffer) => {
   const lines = own.length > 0 ? own : ((o.Tarifas ?? []).find((t) => (t?.BagagensInclusas ?? []).length > 0)?.BagagensInclusas ?? []);
   return baggageFromLines(lines, o.QtdBagagemInclusa ?? 0);
 };
-
-/** The seller's service fee per passenger type (`Taxas.Servico` per adult, `ServicoChd` per child), signed. */
-const withServiceFees = (fares: readonly PassengerFare[], o: UpstreamModeBOffer): PassengerFare[] =>
-  fares.map((f) => {
-    const each = f.type === "ADT" ? cents(o.Taxas?.Servico) : f.type === "CHD" ? cents(o.Taxas?.ServicoChd) : 0;
-    // One literal: `{ ...f, serviceFee }` would make an object of the slow (dictionary) kind, several times larger.
-    return each === 0 ? f : { type: f.type, count: f.count, base: f.base, taxes: f.taxes, serviceFee: { amount: each * f.count, currency: f.taxes.currency } };
-  });
 
 const offersOf = (r: ResultFacts, o: UpstreamModeBOffer, direction: Direction, path: string): Offer[] => {
   const airline: Airline | undefined = findAirline(o.IdCia, o.Cia?.Id, o.CiaParceira?.Id, o.Cia?.Iata, o.CiaParceira?.Iata);
@@ -132,13 +149,15 @@ const offersOf = (r: ResultFacts, o: UpstreamModeBOffer, direction: Direction, p
   // Taxes never exceed the total (the fare cannot be negative), but a discount may make them negative.
   const taxes = Math.min(total, cents(o.ValorTotalTaxas));
   const shares = sharesOf(o, r.passengers);
-  const fares = withServiceFees(buildFares(shares, total - taxes, taxes, CURRENCY), o);
-  const serviceFee = fares.reduce((n, f) => n + (f.serviceFee?.amount ?? 0), 0);
-  const airlinePrice = money(airlinePriceOf(o, r.passengers, total, taxes - serviceFee));
-  const fareFamily = fareFamilyOf(o);
   const points = o.PontosAdulto;
+  const award = typeof points === "number" && points >= 0;
+  const fee = appliedFeeOf(o, r.passengers, award, total - taxes, taxes);
+  const fares = withServiceFee(buildFares(shares, total - taxes, taxes - fee, CURRENCY), fee);
+  const discount: SellerDiscount | undefined = fee === 0 ? undefined : { percent: -(o.Taxas?.Servico ?? 0), amount: money(-fee) };
+  const airlinePrice = money(airlinePriceOf(o, r.passengers, taxes));
+  const fareFamily = fareFamilyOf(o);
   const miles: MilesPrice | undefined =
-    typeof points === "number" && points >= 0
+    award && typeof points === "number"
       ? {
           pointsAdult: Math.round(points),
           pointsChild: Math.max(0, Math.round(o.PontosCrianca ?? 0)),
@@ -161,6 +180,7 @@ const offersOf = (r: ResultFacts, o: UpstreamModeBOffer, direction: Direction, p
     fares,
     total: money(total),
     taxes: money(taxes),
+    ...(discount ? { discount } : {}),
     airlinePrice,
     ...(miles ? { miles } : {}),
     cabin: first.cabin,

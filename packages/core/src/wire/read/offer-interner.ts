@@ -14,13 +14,7 @@
  */
 import type { Carrier, Itinerary, Leg } from "../../domain/itinerary.js";
 import type { Money } from "../../domain/money.js";
-import type { Baggage, MilesPrice, Offer, PassengerFare, Seller } from "../../domain/offer.js";
-
-/** One search's (or one reader's) table of shared texts and values. */
-export interface OfferInterner {
-  /** The offer with its texts and nested values replaced by the copies kept (its own id and token as they are). */
-  readonly offer: (offer: Offer) => Offer;
-}
+import type { Baggage, MilesPrice, Offer, PassengerFare, Seller, SellerDiscount } from "../../domain/offer.js";
 
 /** One search's (or one reader's) table of shared texts and values. */
 export interface OfferInterner {
@@ -126,6 +120,8 @@ export const createOfferInterner = (limit = 20_000): OfferInterner => {
   const fare = (f: PassengerFare): PassengerFare =>
     once(f, () => share({ type: f.type, count: f.count, base: money(f.base), taxes: money(f.taxes), serviceFee: maybeMoney(f.serviceFee) }));
 
+  const discount = (d: SellerDiscount): SellerDiscount => once(d, () => share({ percent: d.percent, amount: money(d.amount) }));
+
   const miles = (m: MilesPrice): MilesPrice =>
     once(m, () => share({ pointsAdult: m.pointsAdult, pointsChild: m.pointsChild, taxes: money(m.taxes), programme: text(m.programme) }));
 
@@ -146,6 +142,7 @@ export const createOfferInterner = (limit = 20_000): OfferInterner => {
         fares: once(o.fares, (fares) => share(fares.map(fare))),
         total: money(o.total),
         taxes: money(o.taxes),
+        discount: o.discount === undefined ? undefined : discount(o.discount),
         airlinePrice: money(o.airlinePrice),
         miles: o.miles === undefined ? undefined : miles(o.miles),
         cabin: text(o.cabin),

@@ -69,3 +69,20 @@ export const buildFares = (
     taxes: { amount: taxParts[i] ?? 0, currency },
   }));
 };
+
+/**
+ * The fares with a seller's fee (signed centavos: negative for a discount) shared out by the fares' bases
+ * (the fee is a percentage of the fare) and added to their taxes, each fare's share as its `serviceFee`.
+ */
+export const withServiceFee = (fares: readonly PassengerFare[], fee: number): PassengerFare[] => {
+  if (fee === 0) return [...fares];
+  const parts = splitCentavos(fee, fares.map((f) => f.base.amount));
+  return fares.map((f, i) => {
+    const each = parts[i] ?? 0;
+    const currency = f.taxes.currency;
+    // One literal: `{ ...f, serviceFee }` would make an object of the slow (dictionary) kind, several times larger.
+    return each === 0
+      ? f
+      : { type: f.type, count: f.count, base: f.base, taxes: { amount: f.taxes.amount + each, currency }, serviceFee: { amount: each, currency } };
+  });
+};
