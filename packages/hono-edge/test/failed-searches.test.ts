@@ -155,3 +155,18 @@ describe("a failed search is not replayed for the whole TTL", () => {
     expect(calls.total()).toBe(MODE_A.length);
   });
 });
+
+describe("a partial failure that is not retryable", () => {
+  it("is shared for search.failedTtlMs only, then the same request asks the sources again", async () => {
+    const { app, calls } = appWith({ failures: { gol: { error: new BusinessError({ detail: "x" }) } } }, { search: { failedTtlMs: 30_000, ttlMs: 600_000 } });
+    const token = await finished(app);
+    const shared = await consultar(app, QUERY);
+    expect(shared.body).toMatchObject({ Success: true, Completed: true, Token: token });
+    expect(shared.body.Progresso.Fontes.find((f) => f.Nome === "GOL")).toMatchObject({ Estado: "falhou", Retentavel: false });
+    await vi.advanceTimersByTimeAsync(30_000);
+    const fresh = await consultar(app, QUERY);
+    expect(fresh.body.Token).not.toBe(token);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(calls.total()).toBe(2 * MODE_A.length);
+  });
+});

@@ -64,7 +64,7 @@ const SearchSettingsSchema = z.strictObject({
   /** How long a completed search is kept and shared before the same query starts a new one (10 min). */
   ttlMs: z.int().min(0).max(86_400_000).default(600_000),
   /**
-   * How long a completed search in which some source failed with a retryable error is shared with new
+   * How long a completed search in which some source failed (for any reason) is shared with new
    * requests for the same query (30 s; capped by `ttlMs`). A search that failed as a whole is shared for at most 12 s (see `rejoinWindowMs`).
    */
   failedTtlMs: z.int().min(0).max(86_400_000).default(30_000),

@@ -85,15 +85,16 @@ export const FAILED_REJOIN_MS = 12_000;
  *   (or `failedTtlMs` if shorter): long enough for a client that polls by re-sending its body (legacy
  *   clients, every 10 s) to receive the failure once; after it the next identical request starts a new
  *   search that asks the sources again. A retryable answer says when in `Retry-After`;
- * - some source failed with a retryable error (timeout, 5xx, network, deadline): `failedTtlMs`;
- * - otherwise (all answered, or only non-retryable failures such as a permission refusal next to sources
- *   that answered, which a new search would meet again): undefined, the whole TTL.
+ * - some source failed, for any reason (a timeout or 5xx, but also an unreadable answer or a .NET exception,
+ *   which a real upstream often stops sending a minute later): `failedTtlMs`, after which a new search asks
+ *   the sources again; the upstream's breaker keeps a source that keeps failing from being asked each time;
+ * - otherwise (every source answered): undefined, the whole TTL.
  */
 export const rejoinWindowMs = (sources: readonly SourceProgress[], failedTtlMs: number): number | undefined => {
   const failed = sources.filter((p) => p.state === "failed");
   const found = sources.some((p) => p.items > 0);
   if (sources.length > 0 && failed.length === sources.length && !found) return Math.min(FAILED_REJOIN_MS, failedTtlMs);
-  if (failed.some((p) => p.error?.retryable !== false)) return failedTtlMs;
+  if (failed.length > 0) return failedTtlMs;
   return undefined;
 };
 
