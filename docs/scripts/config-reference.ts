@@ -198,6 +198,7 @@ export const configReferencePage = async (): Promise<string> => {
   const lines = [
     "---",
     "title: Configuration reference",
+    "aside: false",
     "---",
     "",
     "# Configuration reference",

@@ -24,6 +24,7 @@ export const errorCataloguePage = async (): Promise<string> => {
   const lines = [
     "---",
     "title: Error catalogue",
+    "aside: false",
     "---",
     "",
     "# Error catalogue",
