@@ -6,8 +6,8 @@ import { daysAhead, queryOf } from "./query.js";
 
 const friday = daysAhead(25);
 const saturday = daysAhead(26);
-// The Saturday search is served faster here (300 ms against 1.5 s), so it wins the race.
-const { sources, log } = observed(createSimulator({ latencyMs: (_id, q: SearchQuery) => (q.departureDate === saturday ? 300 : 1_500) }).sources);
+// The Saturday search is served faster here (300 ms against 3 s), so it wins the race.
+const { sources, log } = observed(createSimulator({ latencyMs: (_id, q: SearchQuery) => (q.departureDate === saturday ? 300 : 3_000) }).sources);
 const on = (ida: string) => queryOf({ Origem: "BSB", Destino: "SSA", Ida: ida });
 
 // #region race-dates

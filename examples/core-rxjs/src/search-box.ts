@@ -4,8 +4,8 @@ import { debounceTime, distinctUntilChanged, filter, lastValueFrom, map, Subject
 import { expect, observed } from "./observed-sources.js";
 import { daysAhead, queryOf } from "./query.js";
 
-// Sources that take 400 ms: long enough for the user to change their mind while a search runs.
-const { sources, log } = observed(createSimulator({ latencyMs: 400 }).sources);
+// The first route's sources take 3 s, long enough for the user to change their mind while its search runs.
+const { sources, log } = observed(createSimulator({ latencyMs: (_id, query) => (query.destination === "SDU" ? 3_000 : 400) }).sources);
 
 // The text of a search box, as keystrokes: "CNF SDU" (origin and destination).
 const typed = new Subject<string>();
