@@ -2,8 +2,9 @@
 /**
  * `prepack` of every workspace package: a tarball is made only when it can be right.
  *
- * - A private package (the apps, the examples, the docs) is never packed: `pnpm -r pack` and `npm pack` stop
- *   on it with a message saying how to pack the published packages.
+ * - A private package (the apps, the examples, the docs) is never packed: `pnpm pack` or `npm pack` in its folder
+ *   stops with a message saying how to pack the published packages. (`pnpm -r pack` does not even try: it packs only
+ *   packages with a version, and the private ones have none.)
  * - A published package is packed by pnpm only. In the repository its `exports` point at the TypeScript
  *   sources; `publishConfig.exports` (the built `dist/`) replaces them in the tarball, and only pnpm applies
  *   that. npm, yarn or bun would pack a manifest whose every entry points at files the tarball does not have.
@@ -26,7 +27,7 @@ const stop = (lines) => {
 if (manifest.private === true) {
   stop([
     "It is private (an application, an example or the documentation of this repository): it is never packed or published.",
-    "The published packages: pnpm release --dry-run (packs and checks them), or pnpm --filter \"./packages/*\" -r pack.",
+    "The published packages: pnpm release --dry-run (packs and checks them), or pnpm -r pack (packs only them).",
   ]);
 }
 if (!agent.startsWith("pnpm/")) {
