@@ -52,11 +52,20 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${port}`;
 }, 120_000);
 
+/** Signals the whole process group (pnpm, wrangler, workerd); a group already gone is what stopping wanted. */
+const signalGroup = (signal: NodeJS.Signals) => {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, signal);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ESRCH") throw e;
+  }
+};
+
 afterAll(async () => {
   if (child?.pid === undefined || child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once("exit", resolve));
-  process.kill(-child.pid, "SIGTERM");
-  const force = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, "SIGKILL"), 5_000);
+  signalGroup("SIGTERM");
+  const force = setTimeout(() => signalGroup("SIGKILL"), 5_000);
   await exited;
   clearTimeout(force);
 });
