@@ -72,3 +72,11 @@ export const constObjectDocs = async (file: string, name: string): Promise<Reado
   visit(await source(file));
   return docs;
 };
+
+/** The TSDoc of `export const name = ...` in a file ("" when it has none). */
+export const exportedConstDoc = async (file: string, name: string): Promise<string> => {
+  for (const statement of (await source(file)).statements) {
+    if (ts.isVariableStatement(statement) && statement.declarationList.declarations.some((d) => d.name.getText() === name)) return docOf(statement);
+  }
+  throw new Error(`${file}: no exported const ${name}`);
+};

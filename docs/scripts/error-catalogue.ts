@@ -6,7 +6,7 @@
 import path from "node:path";
 import { ERROR_CATALOGUE, ERROR_CODES, SOURCE_FAILURE } from "@voar/core";
 import { ERROR_TABLE } from "@voar/hono-edge";
-import { classDocs } from "./doc-comments.js";
+import { classDocs, exportedConstDoc } from "./doc-comments.js";
 import { REPO_DIR } from "./paths.js";
 
 /** Table cell text: pipes escaped, and angle brackets outside code spans (Vue would read them as tags). */
@@ -21,6 +21,9 @@ const cell = (text: string) =>
 export const errorCataloguePage = async (): Promise<string> => {
   const serviceDocs = await classDocs(path.join(REPO_DIR, "packages/hono-edge/src/errors/service-errors.ts"));
   const sourceDocs = await classDocs(path.join(REPO_DIR, "packages/core/src/errors/source-errors.ts"));
+  const catalogueFile = path.join(REPO_DIR, "packages/core/src/errors/error-catalogue.ts");
+  const catalogueDoc = await exportedConstDoc(catalogueFile, "ERROR_CATALOGUE");
+  const failedSearchDoc = await exportedConstDoc(catalogueFile, "failedSearchCode");
   const lines = [
     "---",
     "title: Error catalogue",
@@ -40,6 +43,8 @@ export const errorCataloguePage = async (): Promise<string> => {
     "[Endpoints](../../service/endpoints.md#errors) for an example.",
     "",
     "## Codes (`Erro.Codigo`)",
+    "",
+    cell(catalogueDoc),
     "",
     "| Codigo | HTTP | Retentavel | default MensagemErro |",
     "|---|---|---|---|",
@@ -61,8 +66,8 @@ export const errorCataloguePage = async (): Promise<string> => {
     "",
     "A source that fails does not fail the search: it shows in `Progresso.Fontes[]` with `Estado: \"falhou\"`, the",
     "`Codigo` and the fixed pt-BR sentence below in `Erro` (never the upstream's own text: that goes to the",
-    "service's log). Only when every source failed and nothing was found is the search itself an error: `TEMPO_ESGOTADO`",
-    "when all ran out of time, `SEM_PERMISSAO` when all were refused for lack of permission, otherwise `FALHA_FORNECEDOR`.",
+    "service's log). Only when every source failed and nothing was found is the search itself an error, with the code",
+    `of a search in which every source failed: ${cell(failedSearchDoc.replace(/^The code of a search in which every source failed: /, ""))}`,
     "",
     "| source error | Codigo | Erro (pt-BR) | what it is |",
     "|---|---|---|---|",
