@@ -2,6 +2,7 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import type { AirportDirectory } from "@voar/core";
 import { Hono } from "hono";
 import { AIRPORTS_PATH, DEMO_CONFIG_PATH, type AirportSuggestion, type DemoConfig } from "../shared/demo-config.js";
+import { docsSite } from "./docs-site.js";
 
 /** What the demo app serves besides the page. */
 export interface DemoAppDeps {
@@ -15,6 +16,8 @@ export interface DemoAppDeps {
   readonly airports: AirportDirectory;
   /** Folder of the built page (index.html and assets). */
   readonly webRoot: string;
+  /** Folder of the built documentation site, served under `/docs/` (see `docs-site.ts`). */
+  readonly docsRoot?: string | undefined;
 }
 
 const MAX_QUERY = 64;
@@ -39,6 +42,11 @@ export const createDemoApp = (deps: DemoAppDeps): Hono => {
     c.header("Cache-Control", "public, max-age=3600");
     return c.json(found);
   });
+
+  if (deps.docsRoot !== undefined) {
+    app.get("/docs", (c) => c.redirect("/docs/", 301));
+    app.use("/docs/*", ...docsSite(deps.docsRoot));
+  }
 
   app.use(
     "/*",

@@ -8,6 +8,7 @@ import { createDemoApp } from "./demo-app.js";
 import { DEFAULT_DEMO_OPTIONS, type DemoOptions } from "./demo-options.js";
 import { simulatedSources, type DemoSources } from "./demo-sources.js";
 import { upstreamSources } from "./upstream-sources.js";
+import { DOCS_BUILD_COMMAND, DOCS_DIST, docsSiteBuilt } from "./docs-site.js";
 import { ensureWebBuild, WEB_DIST } from "./web-build.js";
 
 /** A running demo. */
@@ -61,6 +62,7 @@ export const startDemoServer = async (overrides: Partial<DemoOptions> = {}): Pro
   const config = serviceConfig(options);
   const demoSources: DemoSources = options.upstream ? upstreamSources(options.upstream, config.upstream) : simulatedSources(options);
   await ensureWebBuild({ log: write });
+  if (!docsSiteBuilt()) write(`A documentação em /docs ainda não foi construída: rode ${DOCS_BUILD_COMMAND}.`);
 
   const shutdown = new AbortController();
   const service = createApp({ config, sources: demoSources.sources, logger: consoleLogger(write), docsAssets: nodeDocsAssets(), signal: shutdown.signal });
@@ -73,7 +75,7 @@ export const startDemoServer = async (overrides: Partial<DemoOptions> = {}): Pro
     openApiUrl: `${config.basePath}/openapi.json`,
     simulatedFailures: demoSources.failing,
   };
-  const app = createDemoApp({ service, basePath: config.basePath, config: pageConfig, airports: airportsPtBr, webRoot: WEB_DIST });
+  const app = createDemoApp({ service, basePath: config.basePath, config: pageConfig, airports: airportsPtBr, webRoot: WEB_DIST, docsRoot: DOCS_DIST });
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: options.port, hostname: options.hostname }, () => resolve(s));

@@ -90,6 +90,7 @@ const SseSchema = z.strictObject({
 const CorsSchema = z.strictObject({
   /** `*`, or the allowed origins; empty (the default) disables CORS. */
   origins: z.union([z.literal("*"), z.array(z.url())]).default([]),
+  /** How long a browser may keep a preflight answer (`Access-Control-Max-Age`), in seconds. */
   maxAgeSeconds: z.int().min(0).max(86_400).default(600),
 });
 

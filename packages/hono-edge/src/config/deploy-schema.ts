@@ -18,6 +18,7 @@ export const UpstreamSchema = z
     token: z.string().min(1, "must not be empty").max(4_096).optional(),
     /** An agency login, exchanged for a token at `POST {url}/Token` (and again when it expires). */
     username: z.string().min(1, "must not be empty").max(256).optional(),
+    /** The agency login's password: a secret (set it from the environment or a secret store, never in a committed file). */
     password: z.string().min(1, "must not be empty").max(4_096).optional(),
     /**
      * Companhia ids to fan out to, one source each: leave out the airlines the account may not search, so

@@ -1,0 +1,25 @@
+/**
+ * `pnpm docs:build`: the generated pages (error catalogue, configuration reference, API reference), a check of
+ * every code import of the pages, the VitePress build into docs/.vitepress/dist (dead links fail it), then a
+ * link check of the built site, anchors included. Offline; exits non-zero on any problem.
+ */
+import path from "node:path";
+import { build } from "vitepress";
+import { checkLinks } from "./check-links.js";
+import { checkSnippetImports } from "./check-snippets.js";
+import { generate } from "./generate.js";
+import { DOCS_DIR } from "./paths.js";
+
+const fail = (what: string, problems: readonly string[]): never => {
+  console.error(`${what}:\n  - ${problems.join("\n  - ")}`);
+  process.exit(1);
+};
+
+await generate();
+const snippets = await checkSnippetImports();
+if (snippets.problems.length > 0) fail("code imports that do not resolve", snippets.problems);
+await build(DOCS_DIR);
+const dist = path.join(DOCS_DIR, ".vitepress/dist");
+const links = await checkLinks(dist, "/docs/");
+if (links.broken.length > 0) fail("broken links in the built site", links.broken);
+console.log(`docs: built into ${path.relative(process.cwd(), dist)}; ${snippets.count} code imports from the examples, ${links.checked} links checked, none broken`);
