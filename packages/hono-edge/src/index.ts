@@ -30,6 +30,8 @@ export { searchKey } from "./search/search-key.js";
 export { createMemoryPaganteSettings, type PaganteSettings, type PaganteState } from "./settings/pagante-settings.js";
 export { createTokenBucketLimiter, type RateLimiter, type RateDecision, type TokenBucketOptions } from "./limits/token-bucket.js";
 export { jsonLinesLogger, silentLogger, type Logger, type LogRecord } from "./logging/logger.js";
+export type { LoadSignal } from "./limits/load-signal.js";
+export { Admission, type AdmissionOptions, type LoadState } from "./limits/admission.js";
 export type { Principal } from "./auth/authenticator.js";
 
 // Errors and the wire
@@ -51,6 +53,7 @@ export {
   type ServiceErrorTag,
   type UnauthorizedReason,
 } from "./errors/service-errors.js";
+export { InstanceOverloaded } from "./errors/instance-overloaded.js";
 export { ERROR_TABLE, toErrorResponse, type ErrorMapping, type ErrorResponse, type ServiceErrorStatus } from "./errors/error-table.js";
 export { openApiDocument } from "./openapi/openapi-document.js";
 export { DOCS_ASSET_FILES, type DocsAsset, type DocsAssetFile, type DocsAssets } from "./docs/docs-page.js";

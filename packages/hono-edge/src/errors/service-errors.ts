@@ -1,4 +1,5 @@
 import type { FieldError } from "@voar/core";
+import type { InstanceOverloaded } from "./instance-overloaded.js";
 
 /**
  * The errors of the HTTP service, as tagged classes (`_tag`), each carrying what its answer needs: the
@@ -169,6 +170,7 @@ export type ServiceError =
   | PayloadTooLarge
   | RateLimitExceeded
   | SearchCapacityReached
+  | InstanceOverloaded
   | RouteNotFound
   | StoreUnavailable
   | MethodNotAllowed
@@ -185,6 +187,7 @@ const TAGS: ReadonlySet<string> = new Set<ServiceErrorTag>([
   "PayloadTooLarge",
   "RateLimitExceeded",
   "SearchCapacityReached",
+  "InstanceOverloaded",
   "RouteNotFound",
   "StoreUnavailable",
   "MethodNotAllowed",

@@ -1,39 +1,15 @@
 import { sourcesFor, type SearchQuery, type SearchSnapshot, type SearchSource } from "@voar/core";
-import type { Clock } from "../clock.js";
-import { SearchCapacityReached, StoreUnavailable } from "../errors/service-errors.js";
-import type { Logger } from "../logging/logger.js";
+import { isStoreUnavailable, SearchCapacityReached, StoreUnavailable } from "../errors/service-errors.js";
 import { runSearch, type RunningSearch } from "./run-search.js";
 import { applyChanges, emptySnapshotOf } from "./search-change.js";
 import { searchKey } from "./search-key.js";
 import { SnapshotCache } from "./snapshot-cache.js";
-import { SessionCapacityReached, type OpenResult, type SearchRecord, type SessionStore, type Unwatch } from "./session-store.js";
+import { SessionCapacityReached, type OpenResult, type SearchRecord, type Unwatch } from "./session-store.js";
 import { StoreAvailability } from "./store-availability.js";
 import { watchSearch, type SearchUpdate } from "./watch-search.js";
+import type { SearchHubOptions } from "./search-hub-options.js";
 
-/** What a {@link SearchHub} needs. */
-export interface SearchHubOptions {
-  readonly store: SessionStore;
-  /** Every source this instance may run (already filtered by the configuration). */
-  readonly sources: readonly SearchSource[];
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** This instance's id, the owner of the leases it takes. */
-  readonly instanceId: string;
-  readonly newId: () => string;
-  readonly deadlineMs: number;
-  readonly leaseMs: number;
-  readonly timeoutMs?: number | undefined;
-  readonly maxAttempts?: number | undefined;
-  /** Snapshots kept materialized, most recently used first. */
-  readonly cacheSize: number;
-  /** How long a search lives after completion (and after its deadline if it never completes): cached snapshots go with it. */
-  readonly ttlMs: number;
-  /**
-   * How long a completed search in which a source failed with a retryable error is shared with new requests
-   * for the same query; one that failed as a whole only briefly (see `rejoinWindowMs`).
-   */
-  readonly failedTtlMs: number;
-}
+export type { SearchHubOptions } from "./search-hub-options.js";
 
 /**
  * The searches of one instance, over the session store: starts a search or joins the one already running
@@ -59,16 +35,22 @@ export class SearchHub {
     return this.o.store.ready ? this.o.store.ready() : true;
   }
 
+  /** How many searches this instance runs now. */
+  readonly runningCount = (): number => this.running.size;
+
   /**
    * Starts the search of a query for a tenant, or joins the live one with the same key. Throws
-   * {@link SearchCapacityReached} (logged) when the store has no room for a new one.
+   * {@link SearchCapacityReached} (logged) when the store has no room for a new one, and `InstanceOverloaded`
+   * when admission control sheds new searches (a query served here lately still joins its search).
    */
   async open(tenant: string, query: SearchQuery, hiddenCashAirlines: readonly number[]): Promise<SearchRecord> {
+    const key = searchKey(tenant, query, hiddenCashAirlines);
+    this.o.admission?.admit(key);
     const active = this.sourcesOf(query);
     const now = this.o.clock.now();
     const candidate: SearchRecord = {
       id: this.o.newId(),
-      key: searchKey(tenant, query, hiddenCashAirlines),
+      key,
       tenant,
       query,
       sources: active.map((s) => ({ id: s.id, name: s.name })),
@@ -90,6 +72,7 @@ export class SearchHub {
       throw new SearchCapacityReached(e.scope, e.retryAfterSeconds);
     }
     const { record, created } = opened;
+    this.o.admission?.served(key);
     if (created) {
       this.o.logger.log({ level: "info", msg: "search.started", searchId: record.id, tenant, sources: active.length });
       if (!record.completed) this.start(record, emptySnapshotOf(record), active);
@@ -132,9 +115,10 @@ export class SearchHub {
    * quiet, the search is taken over when its lease lapsed (its owner died), as a poll would.
    */
   updates(record: SearchRecord, lastEventId: number | undefined, keepAliveMs: number, signal: AbortSignal): AsyncGenerator<SearchUpdate> {
+    // A store that went away meanwhile is the store's outage (logged once, `store.down`), not this search's.
     const onQuiet = (stored: SearchRecord) =>
       this.ensureRunning(stored).catch((e: unknown) =>
-        this.o.logger.log({ level: "warn", msg: "search.takeover_failed", searchId: stored.id, error: e instanceof Error ? e.message : String(e) }),
+        this.o.logger.log({ level: isStoreUnavailable(e) ? "info" : "warn", msg: "search.takeover_failed", searchId: stored.id, error: e instanceof Error ? e.message : String(e) }),
       );
     return watchSearch({ store: this.o.store, record, lastEventId, keepAliveMs, signal, latest: () => this.snapshot(record), onQuiet });
   }
