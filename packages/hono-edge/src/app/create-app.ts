@@ -54,11 +54,11 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   }
   // Admission control needs a measure of the load: entries that give one (Node) shed new searches when overloaded.
   const limits = config.limits.admission;
-  const admission =
+  const admission: Admission | undefined =
     d.load && limits.maxLoopDelayMs > 0
-      ? new Admission({ load: d.load, maxLoopDelayMs: limits.maxLoopDelayMs, retryAfterSeconds: limits.retryAfterSeconds, clock: d.clock, logger, runningSearches: () => hub.runningCount(), rememberedKeys: config.limits.maxSessions })
+      ? new Admission({ load: d.load, maxLoopDelayMs: limits.maxLoopDelayMs, retryAfterSeconds: limits.retryAfterSeconds, clock: d.clock, logger, runningSearches: (): number => hub.runningCount(), rememberedKeys: config.limits.maxSessions })
       : undefined;
-  const hub = new SearchHub({
+  const hub: SearchHub = new SearchHub({
     store: d.store,
     sources: d.sources,
     clock: d.clock,
