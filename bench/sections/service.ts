@@ -123,10 +123,33 @@ export const serviceRows = async (quick: boolean): Promise<Section> => {
       verdict: p.heapLeftAfterTtl <= 8 * MiB ? "met" : "missed",
     },
   );
+  const t = f.twoInstances;
+  if (t) {
+    rows.push(
+      {
+        section: S,
+        figure: `two instances (separate processes) on one healthy Redis, ${t.searches} searches started at once (${t.rounds} round${t.rounds === 1 ? "" : "s"}), clients that give up on a 503: answers 503`,
+        value: cell(t.unavailable, "", 0),
+        target: "0 (info)",
+        verdict: "info",
+      },
+      { section: S, figure: "  searches completed by those clients", value: `${cell(t.completed, "", 0)} of ${t.searches}`, target: `${t.searches} (info)`, verdict: "info" },
+      {
+        section: S,
+        figure: "  429s of admission control (waited out by `Retry-After`); other errors; poll p99; the instances' CPU over wall time",
+        value: `${cell(t.shed, "", 0)}; ${t.otherErrors}; ${cell(t.pollP99, "ms", 0)}; ${ratioCell(t.busy)}`,
+        target: "info",
+        verdict: "info",
+      },
+    );
+  }
   return {
     title: S,
     rows,
     notes: [
+      t
+        ? `Two instances on one Redis: ${t.searches} distinct Mode A searches per round, all started at the same instant against two \`voar-server\` processes (each on its embedded simulator, 400 ms per source: one deployment, so one fingerprint and shared searches; Redis store and rate limits on the bench's own redis-server), every request sent to the next instance in turn as a load balancer without stickiness would, each search polled by Token every 500 ms until \`Completed\`. The clients give up on a 503 (the figure that counts) and wait out a 429's \`Retry-After\`. The two instances' CPU is saturated while Redis answers in microseconds: the load where a service that reads its own event loop's delay as Redis's silence calls its store down. Before this row's change (Redis timeouts judged by ioredis's \`commandTimeout\` timer, which fires in the loop's timer phase before the reply already in the socket is read; a breaker per client; the rate limits on a client of their own), one quick round of the same bench gave 172 answers 503 and 28 of 200 searches completed (2026-11-25, by hand). Figures are not asserted; the goal is 0 and ${t.searches}.`
+        : "Two instances on one Redis: skipped in this run (no `redis-server` on PATH).",
       `Load: ${l.searches} distinct Mode A searches per round, started over one poll interval (${l.pollMs} ms: independent clients do not start in step), each polled by Token every ${l.pollMs} ms after its answer until \`Completed\`, ${l.rounds} rounds after a whole warm-up round (code compiled, heap and socket pools at the size of the load). The service is \`voar-server\` itself (the production entry, \`packages/hono-edge/src/node.ts\`, configured by \`VOAR_*\` variables as an operator would, request log on: JSON lines on stdout, discarded by the bench after they are written; in-memory store, TTL ${l.ttlMs} ms) in its own process on 127.0.0.1; its sources are the upstream adapter's (fan-out, one per airline, and the OTA comparison) against the @voar/testing fake upstream over the simulator (${l.latencyMs} ms per source) in a third process, so the simulator's work is off the service's request path and out of its memory. The client is the bench process, sending with undici's \`request\` on a pool of one connection per search, and timing each request to the last byte of its answer (parsing it is the client's own work): with \`fetch\` the client spent 3-4 times the CPU, and its own queue of answers to parse counted as the service's latency. Requests/s is requests over the round's wall time: clients spend most of it waiting for sources, so it is not a capacity figure. Poll latency is that of the polls by Token; each search's first request (the query, which starts the search) is given apart. The in-step rows start every search of a round at the same instant, so their polls stay in step, ${l.searches} at once every ${l.pollMs} ms: a worst case for queueing, informational. CPU per search is the service process's CPU time over a round divided by its searches (following its sources through the upstream and answering its polls).`,
       "Where the load's time goes (CPU profile of the service during a round, `VOAR_BENCH_CPU_PROF=<dir>`, 2026-11-23): following the upstream is most of the service's work: reading the upstream answers (about 16% inclusive), the engine running the sources and folding their offers (about 10%), undici and Node's HTTP (about a quarter, with the poll answers), garbage collection (about 11%); the poll route itself (auth, body, store, page, answer) is about a tenth. Two costs were cut after that profile: each source batch was timed by `Effect.timeoutFail`, which forks a racing fiber per batch (about 50 µs a batch; now a plain timer cleared on the batch or on interruption, about 10 µs), and the incremental answer reader read each new entry through an envelope of its own, which made it 1.2-3.2x slower than whole reads on the fake upstream's small answers (now about 1.0x: the item checked once, each entry on its own through core's `readListEntries`). A poll that arrives during that work waits behind it: the p99 varies from round to round on the same quiet machine (this table's run, on an Intel Xeon: 21.4-175.4 ms over its 5 rounds, median 50.2 ms, missed by a hair; the full runs before it on an AMD EPYC: 38.6 ms, met; 59.5 ms, missed; 32.5 ms, met), and when other processes take the cores it reaches hundreds of ms (the max of the rows). The earlier figure of this row (p99 190 ms) was measured with a client on `fetch`, whose own queue of answers to parse counted in the latency, every search started at once, and a warm-up of 20 searches.",
       "Memory: resident set of the service's process after a warm-up (full GC), its peak while the rounds ran, and after every session's TTL passed and a new search let the store evict them (full GC, `--expose-gc`). Each reading after a full GC, a second for V8 to return the freed pages, and another full GC. It must come back near the start. The verdict reads the heap: V8 and the allocator keep freed pages in the resident set for reuse, so RSS stays near its peak even when every search was released (the heap, after a full GC, shows whether anything leaked).",
