@@ -15,6 +15,7 @@ export { ServiceConfigSchema, ApiKeySchema, AgencySchema, type ServiceConfig, ty
 export { loadConfig, defineConfig, ConfigError, type ConfigResult, type ConfigSources } from "./config/load-config.js";
 export { ENV_VARS, configFromEnv, type EnvConfig } from "./config/env-config.js";
 export { UpstreamSchema, StoreSchema, UPSTREAM_AIRLINE_IDS, type UpstreamConfig, type StoreConfig } from "./config/deploy-schema.js";
+export { deploymentFingerprint, deploymentIdentity, deploymentKeyPrefix, type SimulatorIdentity } from "./config/deployment-fingerprint.js";
 
 // Sources: a real upstream through the adapter the runtime has
 export { upstreamSourcesFor, UPSTREAM_OTAS_SOURCE_ID, type UpstreamAdapter, type UpstreamSources } from "./sources/upstream-sources.js";
