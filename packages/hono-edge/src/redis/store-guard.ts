@@ -195,7 +195,8 @@ export const createStoreGuard = (client: GuardedClient, o: StoreGuardOptions): S
       let dueAt = Date.now() + o.commandTimeoutMs;
       waiting.add(onDown);
       timer = setTimeout(due, o.commandTimeoutMs);
-      call().then(
+      // A call that throws before it returns a promise is settled like one that rejects.
+      new Promise<T>((run) => run(call())).then(
         (result) =>
           settle(() => {
             failures = 0;

@@ -123,6 +123,13 @@ it("a Redis error reply of the caller's own making is the caller's bug: rethrown
   const guard = createStoreGuard(fakeClient().client, OPTIONS);
   const bug = Object.assign(new Error("ERR wrong number of arguments"), { name: "ReplyError" });
   await expect(guard.run(() => Promise.reject(bug))).rejects.toBe(bug);
+  await expect(
+    guard.run(() => {
+      throw bug;
+    }),
+  ).rejects.toBe(bug);
+  await vi.advanceTimersByTimeAsync(1_000);
+  expect(guard.available()).toBe(true);
   const loading = Object.assign(new Error("LOADING Redis is loading the dataset in memory"), { name: "ReplyError" });
   await expect(guard.run(() => Promise.reject(loading))).rejects.toSatisfy(isStoreUnavailable);
   expect(guard.available()).toBe(false);
