@@ -19,6 +19,8 @@ export type { SearchHubOptions } from "./search-hub-options.js";
  */
 export class SearchHub {
   private readonly running = new Map<string, RunningSearch>();
+  /** Searches this instance is taking over right now (between its lease and its run). */
+  private readonly takingOver = new Set<string>();
   private readonly servedBy = new WeakMap<SearchQuery, readonly SearchSource[]>();
   private readonly cache: SnapshotCache;
   private readonly availability: StoreAvailability;
@@ -164,13 +166,23 @@ export class SearchHub {
    * the search just completes with what it has. Only one instance wins the lease.
    */
   private async ensureRunning(record: SearchRecord): Promise<void> {
-    if (record.completed || this.running.has(record.id)) return;
+    if (record.completed || this.running.has(record.id) || this.takingOver.has(record.id)) return;
     if (record.lease && record.lease.expiresAt > this.o.clock.now()) return;
-    if (!(await this.o.store.acquireLease(record.id, this.o.instanceId, this.o.leaseMs))) return;
-    const base = await this.snapshot(record);
-    const pending = new Set(base.sources.filter((p) => p.state === "pending").map((p) => p.id));
-    const sources = this.o.sources.filter((s) => pending.has(s.id));
-    this.o.logger.log({ level: "info", msg: "search.taken_over", searchId: record.id, sources: sources.length });
-    this.start(record, base, this.o.clock.now() < record.deadlineAt ? sources : []);
+    this.takingOver.add(record.id); // a poll and a stream of this instance may both find it ownerless at once
+    try {
+      if (!(await this.o.store.acquireLease(record.id, this.o.instanceId, this.o.leaseMs))) return;
+      // Read again under the lease: a change the previous owner wrote after `record` was read (its lease lapsed
+      // with a write in flight) is the base to continue from. Continuing from an older version, this run's
+      // first change would be refused, the run would stop, and the search would wait for its deadline.
+      const current = await this.o.store.get(record.id);
+      if (!current || current.completed) return void (await this.o.store.releaseLease(record.id, this.o.instanceId));
+      const base = await this.snapshot(current);
+      const pending = new Set(base.sources.filter((p) => p.state === "pending").map((p) => p.id));
+      const sources = this.o.sources.filter((s) => pending.has(s.id));
+      this.o.logger.log({ level: "info", msg: "search.taken_over", searchId: current.id, version: current.version, sources: sources.length });
+      this.start(current, base, this.o.clock.now() < current.deadlineAt ? sources : []);
+    } finally {
+      this.takingOver.delete(record.id);
+    }
   }
 }
