@@ -166,5 +166,12 @@ describe("a store that flaps", () => {
     await vi.advanceTimersByTimeAsync(100);
     expect(lines().at(-1)).toEqual(["store.up", undefined]);
     expect((await consultar(app, { ...QUERY, Ida: "2026-03-25" })).status).toBe(200);
+
+    // A short outage soon after: held back, then told in one line when the window ends.
+    flaky.goDown();
+    await vi.advanceTimersByTimeAsync(2_000);
+    flaky.upEmpty();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(logs.records.filter((r) => r.msg.startsWith("store.")).slice(-1)).toEqual([{ level: "warn", msg: "store.flapped", runningSearches: 0, flaps: 2 }]);
   });
 });

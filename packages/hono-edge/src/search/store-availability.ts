@@ -12,9 +12,10 @@ export const STORE_FLAP_WINDOW_MS = 10_000;
  * what the store missed (or itself whole, if the store came back empty) at once, not at its next heartbeat.
  *
  * Each change is logged once, and a store that flaps is not logged at every flap: a `store.down` within
- * {@link STORE_FLAP_WINDOW_MS} of the last line logged is held back, with the `store.up` that ends it; if the
- * store is still down when the window ends, `store.down` is logged then. The next line logged counts the
- * changes held back (`flaps`). The searches are written back at every `up`, logged or not.
+ * {@link STORE_FLAP_WINDOW_MS} of the last line logged is held back, with the `store.up` that ends it. When the
+ * window ends, what was held back is told in one line: `store.down` if the store is still down, else
+ * `store.flapped` (`warn`); either counts the changes held back (`flaps`). So a flapping store costs at most a
+ * line per window. The searches are written back at every `up`, logged or not.
  */
 export class StoreAvailability {
   /** When the store was last seen going down (epoch ms), while it is down. */
@@ -66,7 +67,8 @@ export class StoreAvailability {
     this.flaps += 1;
     this.flapTimer ??= setTimeout(() => {
       this.flapTimer = undefined;
-      if (this.downSince !== undefined && this.heldBack) this.logDown();
+      if (this.downSince !== undefined && this.heldBack) return this.logDown();
+      if (this.flaps > 0) this.o.logger.log({ level: "warn", msg: "store.flapped", runningSearches: this.running.size, ...this.logged() });
     }, STORE_FLAP_WINDOW_MS - sinceLogged);
   }
 
