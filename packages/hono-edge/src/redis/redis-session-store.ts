@@ -81,9 +81,12 @@ export const createRedisSessionStore = (options: RedisSessionStoreOptions): Redi
   const logger = options.logger ?? silentLogger;
   const keys = redisKeys(options.keyPrefix ?? "voar:");
   const maxChanges = Math.max(2, options.maxChangesPerSearch ?? 256);
-  // The subscriber may queue its SUBSCRIBE until it is connected (it is opened on the first watch): the
-  // guard has checked the main connection first, and bounds the wait.
+  // The subscriber may queue its SUBSCRIBE while it (re)connects: the guard has checked the main connection
+  // first, and bounds the wait.
   const watchers = createRedisWatchers(() => connection.duplicate({ enableOfflineQueue: true }), logger);
+  // Connected from the start, with the command client: the first stream's SUBSCRIBE then waits for no
+  // connection setup, which on a distant or TLS Redis could take most of the command timeout.
+  watchers.connect();
   // A Redis declared unavailable (down, or frozen with its connections open) wakes every watcher: each reads
   // the store, learns that it is unavailable and ends its stream with a retryable event, instead of waiting
   // in silence for a message that cannot come.

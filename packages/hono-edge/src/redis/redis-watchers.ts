@@ -6,6 +6,8 @@ import type { Unwatch } from "../search/session-store.js";
 export interface RedisWatchers {
   /** Calls `listener` with each version published on `channel`; resolves once Redis confirmed the subscription. */
   watch(channel: string, listener: (version: number) => void): Promise<Unwatch>;
+  /** Opens the subscriber connection now rather than at the first watch (so no watch waits for it to connect). */
+  connect(): void;
   /** Calls every listener (with 0), so each watcher reads the store now: Redis was declared unavailable. */
   interrupt(): void;
   /** Closes the subscriber connection (if one was opened). */
@@ -63,6 +65,7 @@ export const createRedisWatchers = (connect: () => Redis, logger: Logger): Redis
         );
       };
     },
+    connect: () => void open(),
     interrupt,
     async close() {
       channels.clear();
