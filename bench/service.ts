@@ -15,6 +15,7 @@ import { compareServers, LOAD_TOOL, type Comparison, type Shot } from "./service
 import { wireBytes } from "./service/wire-bytes.js";
 import { distinctQueries, LARGE_ROUTES, percentile, searchRound, type SearchBody } from "./service/search-load.js";
 import { BENCH_KEY, startServiceProcess, type MemoryReading, type ServiceProcess } from "./service/service-process.js";
+import { measureTwoInstances, type TwoInstanceFigures } from "./service/two-instances.js";
 
 /** Figures of the concurrent-search load. */
 export interface LoadFigures {
@@ -70,6 +71,8 @@ export interface ServiceFigures {
   /** Bytes on the wire (status line, headers, body) of the full answer and of a conditional poll's 304. */
   readonly conditional: { readonly full: number; readonly notModified: number; readonly status: number };
   readonly perSearch: PerSearchFigures;
+  /** 200 concurrent searches on two instances sharing a healthy Redis; undefined without `redis-server` on PATH. */
+  readonly twoInstances: TwoInstanceFigures | undefined;
 }
 
 /** Memory of active searches, per 1,000 offers held (bytes). */
@@ -297,7 +300,8 @@ export const runServiceBench = async (quick = isQuick()): Promise<ServiceFigures
   const demoCachedPage = await measureDemoServing(quick);
   const corsCachedPage = await measureCorsServing(quick);
   const perSearch = await measurePerSearch(quick);
-  return { load, cachedPage, framework, frameworkOwn, repeatedQuery, demoCachedPage, corsCachedPage, conditional, perSearch, loadTool: LOAD_TOOL };
+  const twoInstances = await measureTwoInstances(quick);
+  return { load, cachedPage, framework, frameworkOwn, repeatedQuery, demoCachedPage, corsCachedPage, conditional, perSearch, twoInstances, loadTool: LOAD_TOOL };
 };
 
 const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
@@ -328,6 +332,13 @@ export const printServiceFigures = (f: ServiceFigures): void => {
   console.log(`  RSS parts: heap committed ${mb(p.rssParts.heapCommitted)}, buffers ${mb(p.rssParts.external)}, the rest ${mb(p.rssParts.rest)}; one step alone: ${mb(p.rssStep.min)} to ${mb(p.rssStep.max)}`);
   console.log(`  from the start to the last step: RSS ${mb(p.whole.rssPer1000Offers)}, heap ${mb(p.whole.heapPer1000Offers)} per 1,000 offers`);
   console.log(`  left after their TTL: heap ${mib(p.heapLeftAfterTtl)}, RSS ${mib(p.rssLeftAfterTtl)}`);
+  const t = f.twoInstances;
+  if (!t) console.log("two instances on Redis: skipped (no redis-server on PATH)");
+  else {
+    console.log(`two instances on one healthy Redis, ${t.searches} searches at once x ${t.rounds} rounds (clients give up on a 503):`);
+    console.log(`  503s: ${fmt(t.unavailable, "", 0)} (goal 0)   completed: ${fmt(t.completed, "", 0)} of ${t.searches} (goal ${t.searches})   429s waited out: ${fmt(t.shed, "", 0)}   other errors: ${t.otherErrors}`);
+    console.log(`  poll p99: ${fmt(t.pollP99)}   instances' CPU over wall time: ${fmt(t.busy, "x")}`);
+  }
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) printServiceFigures(await runServiceBench());

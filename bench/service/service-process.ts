@@ -65,6 +65,18 @@ export interface ServiceProcessOptions {
   readonly entry?: "voar-server" | "demo";
   /** Origins allowed cross-origin (`VOAR_CORS_ORIGINS`); none by default, as the service ships. */
   readonly corsOrigins?: string;
+  /** A fake upstream already running (`startUpstream`), shared with other instances; default: one of its own. */
+  readonly upstream?: BenchUpstream;
+  /** The Redis store (`VOAR_STORE_REDIS_URL`); default: the in-memory store. */
+  readonly redisUrl?: string;
+  /** `voar-server` on its embedded simulator (`latencyMs` per source) instead of the fake upstream. */
+  readonly simulator?: boolean;
+}
+
+/** The fake upstream in its own process. */
+export interface BenchUpstream {
+  readonly origin: string;
+  readonly child: ChildProcess;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -79,7 +91,7 @@ const profiling = (): string[] => {
 };
 
 /** Forks the fake upstream and waits for its origin. */
-const startUpstream = async (latencyMs: number): Promise<{ readonly origin: string; readonly child: ChildProcess }> => {
+export const startUpstream = async (latencyMs: number): Promise<BenchUpstream> => {
   const child = fork(UPSTREAM, [], {
     execArgv: [...process.execArgv, ...profiling()],
     env: { ...process.env, VOAR_BENCH_LATENCY_MS: String(latencyMs), VOAR_BENCH_UPSTREAM_TOKEN: UPSTREAM_TOKEN },
@@ -92,7 +104,8 @@ const startUpstream = async (latencyMs: number): Promise<{ readonly origin: stri
   return { origin, child };
 };
 
-const stopChild = (child: ChildProcess) =>
+/** Stops a forked process (SIGTERM) and waits for it to exit. */
+export const stopChild = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once("exit", () => resolve());
@@ -108,7 +121,8 @@ const stopChild = (child: ChildProcess) =>
  */
 export const startServiceProcess = async (o: ServiceProcessOptions): Promise<ServiceProcess> => {
   const demo = o.entry === "demo";
-  const upstream = demo ? undefined : await startUpstream(o.latencyMs);
+  const upstream = demo || o.simulator ? undefined : (o.upstream ?? (await startUpstream(o.latencyMs)));
+  const ownUpstream = o.upstream === undefined;
   const child: ChildProcess = fork(SERVER, [], {
     execArgv: [...process.execArgv, "--expose-gc", ...profiling()],
     env: {
@@ -120,7 +134,10 @@ export const startServiceProcess = async (o: ServiceProcessOptions): Promise<Ser
       VOAR_MAX_SESSIONS_PER_TENANT: "10000",
       VOAR_SEARCH_TTL_MS: String(o.ttlMs),
       ...(o.corsOrigins ? { VOAR_CORS_ORIGINS: o.corsOrigins } : {}),
-      ...(upstream
+      ...(o.redisUrl ? { VOAR_STORE_REDIS_URL: o.redisUrl } : {}),
+      ...(o.simulator
+        ? { VOAR_API_KEYS: `bench:${BENCH_KEY}`, VOAR_SIMULATOR_LATENCY_MS: String(o.latencyMs) }
+        : upstream
         ? { VOAR_API_KEYS: `bench:${BENCH_KEY}`, VOAR_UPSTREAM_URL: `${upstream.origin}/api`, VOAR_UPSTREAM_TOKEN: UPSTREAM_TOKEN }
         : { VOAR_BENCH_ENTRY: "demo", VOAR_DEMO_API_KEY: BENCH_KEY, VOAR_DEMO_LATENCY_MS: `${o.latencyMs}-${o.latencyMs}`, VOAR_DEMO_FAILURES: "none" }),
     },
@@ -130,7 +147,7 @@ export const startServiceProcess = async (o: ServiceProcessOptions): Promise<Ser
   let nextId = 1;
   const ready = new Promise<{ appPort: number; barePort: number; frameworkPort: number; frameworkOwnPort: number }>((resolve, reject) => {
     child.once("exit", (code) => {
-      upstream?.child.kill("SIGTERM");
+      if (ownUpstream) upstream?.child.kill("SIGTERM");
       reject(new Error(`the bench server exited (${code}) before it was ready`));
     });
     child.on("message", (m: ChildMessage) => {
@@ -159,7 +176,7 @@ export const startServiceProcess = async (o: ServiceProcessOptions): Promise<Ser
     setBare: async (body, headers) => void (await ask({ type: "bare", id: nextId++, body, headers })),
     stop: async () => {
       await stopChild(child);
-      if (upstream) await stopChild(upstream.child);
+      if (upstream && ownUpstream) await stopChild(upstream.child);
     },
   };
 };

@@ -15,6 +15,7 @@ export { ServiceConfigSchema, ApiKeySchema, AgencySchema, type ServiceConfig, ty
 export { loadConfig, defineConfig, ConfigError, type ConfigResult, type ConfigSources } from "./config/load-config.js";
 export { ENV_VARS, configFromEnv, type EnvConfig } from "./config/env-config.js";
 export { UpstreamSchema, StoreSchema, UPSTREAM_AIRLINE_IDS, type UpstreamConfig, type StoreConfig } from "./config/deploy-schema.js";
+export { deploymentFingerprint, deploymentIdentity, deploymentKeyPrefix, type SimulatorIdentity } from "./config/deployment-fingerprint.js";
 
 // Sources: a real upstream through the adapter the runtime has
 export { upstreamSourcesFor, UPSTREAM_OTAS_SOURCE_ID, type UpstreamAdapter, type UpstreamSources } from "./sources/upstream-sources.js";
@@ -42,6 +43,8 @@ export {
 } from "./limits/token-bucket.js";
 export { jsonLinesLogger, redactingLogger, silentLogger, type Logger, type LogRecord } from "./logging/logger.js";
 export { REDACTED, redactRecord, redactText } from "./logging/log-redactor.js";
+export type { LoadSignal } from "./limits/load-signal.js";
+export { Admission, type AdmissionOptions, type LoadState } from "./limits/admission.js";
 export type { Principal } from "./auth/authenticator.js";
 
 // Errors and the wire
@@ -63,6 +66,7 @@ export {
   type ServiceErrorTag,
   type UnauthorizedReason,
 } from "./errors/service-errors.js";
+export { InstanceOverloaded } from "./errors/instance-overloaded.js";
 export { ERROR_TABLE, toErrorResponse, type ErrorMapping, type ErrorResponse, type ServiceErrorStatus } from "./errors/error-table.js";
 export { openApiDocument } from "./openapi/openapi-document.js";
 export { DOCS_ASSET_FILES, type DocsAsset, type DocsAssetFile, type DocsAssets } from "./docs/docs-page.js";

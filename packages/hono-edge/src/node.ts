@@ -4,8 +4,10 @@
  * keeps searches in memory or in Redis (`store`), serves the app with `@hono/node-server` on `VOAR_PORT`
  * (or `PORT`, default 8787) with the timeouts and connection caps of `http` (see `serveNode`), and stops
  * gracefully on SIGINT/SIGTERM. Logs are JSON lines on stdout. Rate limits live in Redis when it is the
- * store (shared by every instance), in memory otherwise; client addresses come from the socket (or the
- * trusted proxy header of `http`).
+ * store (shared by every instance, on the store's own connection and availability view), in memory
+ * otherwise; client addresses come from the socket (or the trusted proxy header of `http`). Redis keys sit
+ * under the deployment's fingerprint (what answers its searches). The event loop's delay is measured apart
+ * (`nodeLoadSignal`) for admission control, and so that a busy loop is never read as a Redis outage.
  *
  * The simulator (`@voar/testing`) and the Redis store (`ioredis`) are loaded only when configured, so a
  * deployment on an upstream with the in-memory store needs neither package.
@@ -23,6 +25,9 @@ import type { ServiceConfig } from "./config/config-schema.js";
 import { ConfigError, loadConfig } from "./config/load-config.js";
 import { memoryRateLimiters, type RateLimiterFactory } from "./limits/token-bucket.js";
 import { jsonLinesLogger, type Logger } from "./logging/logger.js";
+import type { LoadSignal } from "./limits/load-signal.js";
+import { nodeLoadSignal } from "./entries/node-load-signal.js";
+import { deploymentFingerprint, deploymentKeyPrefix } from "./config/deployment-fingerprint.js";
 import { systemClock } from "./clock.js";
 import type { SessionStore } from "./search/session-store.js";
 import { upstreamSourcesFor } from "./sources/upstream-sources.js";
@@ -71,6 +76,8 @@ interface Backend {
   readonly rateLimiters: RateLimiterFactory;
   readonly backend: "upstream" | "simulator";
   readonly storeKind: "memory" | "redis";
+  /** The Redis keys' prefix, the deployment's fingerprint in it (with `store.redis`). */
+  readonly keyPrefix: string | undefined;
   close(): Promise<void>;
 }
 
@@ -81,39 +88,44 @@ const wholeNumber = (name: string): number | undefined => {
   return Number.isInteger(n) && n >= 0 ? n : fail([`${name}: "${text}" is not a whole number`]);
 };
 
-const backendOf = async (config: ServiceConfig, log: Logger): Promise<Backend> => {
+const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal): Promise<Backend> => {
   const closers: (() => Promise<void>)[] = [];
   let sources: readonly SearchSource[];
+  const simulator = { latencyMs: wholeNumber("VOAR_SIMULATOR_LATENCY_MS"), seed: wholeNumber("VOAR_SIMULATOR_SEED") };
   if (config.upstream) {
     const upstream = upstreamSourcesFor(config.upstream, await import("@voar/http-adapter"));
     closers.push(() => upstream.close());
     sources = upstream.sources;
   } else {
     const { createSimulator } = await loadOptional(() => import("@voar/testing/simulator"), "@voar/testing", "the embedded simulator (no upstream configured)");
-    const latencyMs = wholeNumber("VOAR_SIMULATOR_LATENCY_MS");
-    const seed = wholeNumber("VOAR_SIMULATOR_SEED");
+    const { latencyMs, seed } = simulator;
     sources = createSimulator({ ...(latencyMs === undefined ? {} : { latencyMs }), ...(seed === undefined ? {} : { seed }) }).sources;
   }
   let store: SessionStore | undefined;
   let rateLimiters = memoryRateLimiters(systemClock);
+  let keyPrefix: string | undefined;
   const redis = config.store.redis;
   if (redis) {
-    const { createRedisSessionStore, redisRateLimiters } = await loadOptional(() => import("./redis/index.js"), "ioredis", "store.redis");
+    const { createRedisSessionStore, openRedisConnection, redisRateLimiters } = await loadOptional(() => import("./redis/index.js"), "ioredis", "store.redis");
+    // Every key under the deployment's fingerprint (what answers its searches): deployments with other
+    // sources on the same Redis never see these searches, whatever prefix they were given.
+    keyPrefix = deploymentKeyPrefix(redis.keyPrefix, await deploymentFingerprint(config, simulator));
+    // One connection and one view of Redis's availability for the store, its pub/sub and the rate limits.
+    const connection = openRedisConnection(redis.url, { load });
     const redisStore = createRedisSessionStore({
-      redis: redis.url,
-      keyPrefix: redis.keyPrefix,
+      redis: connection,
+      keyPrefix,
       ttlMs: config.search.ttlMs,
       maxSessions: config.limits.maxSessions,
       maxSessionsPerTenant: config.limits.maxSessionsPerTenant,
       logger: log,
     });
-    closers.push(() => redisStore.close());
+    closers.push(async () => {
+      await redisStore.close();
+      await connection.close();
+    });
     store = redisStore;
-    const { Redis } = await import("ioredis");
-    const limits = new Redis(redis.url, { maxRetriesPerRequest: 1 });
-    limits.on("error", (e: Error) => log.log({ level: "warn", msg: "redis.rate_limit_connection", error: e.message }));
-    closers.push(async () => void (await limits.quit()));
-    rateLimiters = redisRateLimiters({ redis: limits, keyPrefix: redis.keyPrefix, fallback: rateLimiters, logger: log });
+    rateLimiters = redisRateLimiters({ redis: connection, keyPrefix, fallback: rateLimiters, logger: log });
   }
   return {
     sources,
@@ -121,6 +133,7 @@ const backendOf = async (config: ServiceConfig, log: Logger): Promise<Backend> =
     rateLimiters,
     backend: config.upstream ? "upstream" : "simulator",
     storeKind: redis ? "redis" : "memory",
+    keyPrefix,
     close: async () => {
       await Promise.allSettled(closers.map((close) => close()));
     },
@@ -129,7 +142,8 @@ const backendOf = async (config: ServiceConfig, log: Logger): Promise<Backend> =
 
 const result = loadConfig({ file: await readConfigFile(env["VOAR_CONFIG_FILE"]), env });
 const config = result.ok ? result.config : fail(result.errors);
-const backend = await backendOf(config, logger);
+const load = nodeLoadSignal();
+const backend = await backendOf(config, logger, load);
 const instanceId = crypto.randomUUID();
 const shutdown = new AbortController();
 const app = (() => {
@@ -144,6 +158,7 @@ const app = (() => {
       logger,
       docsAssets: nodeDocsAssets(),
       signal: shutdown.signal,
+      load,
     });
   } catch (e) {
     if (e instanceof ConfigError) return fail(e.errors);
@@ -160,6 +175,7 @@ const server = serveNode({ fetch: app.fetch, port, hostname: env["VOAR_HOSTNAME"
     backend: backend.backend,
     sources: backend.sources.map((s) => s.id),
     store: backend.storeKind,
+    ...(backend.keyPrefix === undefined ? {} : { keyPrefix: backend.keyPrefix }),
     instanceId,
   }),
 );

@@ -133,3 +133,45 @@ describe("when the store comes back empty", () => {
     expect(gone.body.Erro).toMatchObject({ Codigo: "BUSCA_EXPIRADA", Retentavel: false, Campos: [{ Campo: "Token" }] });
   });
 });
+
+describe("a store that flaps", () => {
+  it("is logged once each way, not at every flap: the flaps held back are counted, and a store still down when the window ends is logged then", async () => {
+    const flaky = flakyStore();
+    const { app, logs } = testApp({ store: flaky.store, sources: slowSources() });
+    await consultar(app, QUERY);
+    const lines = () => logs.records.filter((r) => r.msg === "store.down" || r.msg === "store.up").map((r) => [r.msg, r["flaps"]]);
+    flaky.goDown();
+    await vi.advanceTimersByTimeAsync(200);
+    flaky.upEmpty();
+    await vi.advanceTimersByTimeAsync(200);
+    for (let i = 0; i < 5; i++) {
+      flaky.goDown();
+      await vi.advanceTimersByTimeAsync(300);
+      flaky.upEmpty();
+      await vi.advanceTimersByTimeAsync(300);
+    }
+    flaky.goDown(); // and it stays down
+    await vi.advanceTimersByTimeAsync(500);
+    expect(lines()).toEqual([
+      ["store.down", undefined],
+      ["store.up", undefined],
+    ]);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(lines()).toEqual([
+      ["store.down", undefined],
+      ["store.up", undefined],
+      ["store.down", 11],
+    ]);
+    flaky.upEmpty();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(lines().at(-1)).toEqual(["store.up", undefined]);
+    expect((await consultar(app, { ...QUERY, Ida: "2026-03-25" })).status).toBe(200);
+
+    // A short outage soon after: held back, then told in one line when the window ends.
+    flaky.goDown();
+    await vi.advanceTimersByTimeAsync(2_000);
+    flaky.upEmpty();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(logs.records.filter((r) => r.msg.startsWith("store.")).slice(-1)).toEqual([{ level: "warn", msg: "store.flapped", runningSearches: 0, flaps: 2 }]);
+  });
+});

@@ -4,6 +4,7 @@ import { systemClock, type Clock } from "../clock.js";
 import { ConfigError } from "../config/load-config.js";
 import type { ServiceConfig } from "../config/config-schema.js";
 import type { Context } from "hono";
+import type { LoadSignal } from "../limits/load-signal.js";
 import { memoryRateLimiters, type RateLimiter, type RateLimiterFactory } from "../limits/token-bucket.js";
 import { jsonLinesLogger, redactingLogger, type Logger } from "../logging/logger.js";
 import { createMemorySessionStore } from "../search/memory-session-store.js";
@@ -56,11 +57,18 @@ export interface AppDeps {
   readonly docsAssets?: DocsAssets | undefined;
   /** Aborting it stops the searches this instance runs and releases their leases (graceful shutdown). */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * How busy the instance is (its event loop's delay; the Node entry measures it with `nodeLoadSignal`).
+   * With it, admission control (`config.limits.admission`) refuses new searches while the instance is
+   * overloaded, and `/ready` says so. Default: none (never judged overloaded).
+   */
+  readonly load?: LoadSignal | undefined;
 }
 
 /** {@link AppDeps} with every default filled in. */
-export type ResolvedDeps = { readonly [K in Exclude<keyof AppDeps, "signal" | "clientAddress" | "docsAssets">]-?: NonNullable<AppDeps[K]> } & {
+export type ResolvedDeps = { readonly [K in Exclude<keyof AppDeps, "signal" | "clientAddress" | "docsAssets" | "load">]-?: NonNullable<AppDeps[K]> } & {
   readonly signal: AbortSignal | undefined;
+  readonly load: LoadSignal | undefined;
   readonly clientAddress: ((c: Context) => string | undefined) | undefined;
   readonly docsAssets: DocsAssets | undefined;
 };
@@ -100,5 +108,6 @@ export const resolveDeps = (deps: AppDeps): ResolvedDeps => {
     newSearchId: deps.newSearchId ?? (() => crypto.randomUUID()),
     signal: deps.signal,
     docsAssets: deps.docsAssets,
+    load: deps.load,
   };
 };

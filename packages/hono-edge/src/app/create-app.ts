@@ -20,6 +20,7 @@ import { streamHandler } from "../routes/stream-route.js";
 import { tokenHandler } from "../routes/token-route.js";
 import { createLoginGuard } from "../limits/login-guard.js";
 import { SearchHub } from "../search/search-hub.js";
+import { Admission } from "../limits/admission.js";
 import type { AppEnv } from "./app-env.js";
 import { resolveDeps, type AppDeps } from "./app-deps.js";
 
@@ -52,7 +53,13 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   if (auth.ephemeralTokenKey && config.agencies.length > 0) {
     logger.log({ level: "warn", msg: "config.ephemeral_token_key", detail: "tokens.secret is not set: issued tokens are valid on this instance until it restarts" });
   }
-  const hub = new SearchHub({
+  // Admission control needs a measure of the load: entries that give one (Node) shed new searches when overloaded.
+  const limits = config.limits.admission;
+  const admission: Admission | undefined =
+    d.load && limits.maxLoopDelayMs > 0
+      ? new Admission({ load: d.load, maxLoopDelayMs: limits.maxLoopDelayMs, retryAfterSeconds: limits.retryAfterSeconds, clock: d.clock, logger, runningSearches: (): number => hub.runningCount(), rememberedKeys: config.limits.maxSessions })
+      : undefined;
+  const hub: SearchHub = new SearchHub({
     store: d.store,
     sources: d.sources,
     clock: d.clock,
@@ -66,6 +73,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     cacheSize: config.limits.maxSessions,
     ttlMs: config.search.ttlMs,
     failedTtlMs: config.search.failedTtlMs,
+    admission,
   });
   // One listener on the shutdown signal for the whole app (one per open stream would pass Node's limit of 10).
   const shutdownHooks = new Set<() => void>();
@@ -116,9 +124,14 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   // Liveness: the process answers. Readiness: it can serve searches, i.e. its session store answers too
   // (load balancers and orchestrators stop sending traffic while /ready is 503).
   app.get("/health", (c) => c.json({ status: "ok" as const }));
-  app.get("/ready", async (c) =>
-    (await hub.ready()) ? c.json({ status: "ready" as const }) : c.json({ status: "unavailable" as const, store: "unreachable" as const }, 503, { "Retry-After": "1" }),
-  );
+  // An overloaded instance (admission control shedding) is ready for nobody new either, and says why: its
+  // store may answer perfectly well.
+  app.get("/ready", async (c) => {
+    if (!(await hub.ready())) return c.json({ status: "unavailable" as const, store: "unreachable" as const }, 503, { "Retry-After": "1" });
+    const load = admission?.state();
+    if (load?.overloaded) return c.json({ status: "overloaded" as const, loopDelayMs: load.loopDelayMs }, 503, { "Retry-After": String(admission!.retryAfterSeconds) });
+    return c.json({ status: "ready" as const });
+  });
 
   // 405 with Allow for a known path asked with another method (the table follows the routes above).
   const allowed = new Map<string, string[]>([

@@ -1,5 +1,6 @@
 import { AIRLINES } from "@voar/core";
 import * as z from "zod";
+import { AdmissionSchema } from "./admission-schema.js";
 import { StoreSchema, UpstreamSchema } from "./deploy-schema.js";
 import { HttpSchema, LoginLimitsSchema } from "./edge-schema.js";
 
@@ -56,6 +57,8 @@ const LimitsSchema = z.strictObject({
   maxSessions: z.int().min(1).max(1_000_000).default(1_000),
   /** Searches one tenant may keep at once (running at once, on Redis), so that one tenant cannot fill the service. */
   maxSessionsPerTenant: z.int().min(1).max(1_000_000).default(100),
+  /** New searches refused while the instance is overloaded (its event loop lags; entries that measure it). */
+  admission: AdmissionSchema.prefault({}),
 });
 
 const SearchSettingsSchema = z.strictObject({

@@ -84,6 +84,8 @@ export const ENV_VARS: Readonly<Record<string, EnvVar>> = {
   VOAR_RATE_LIMIT_REFILL_PER_SECOND: { path: ["limits", "rateLimit", "refillPerSecond"], parse: number },
   VOAR_MAX_SESSIONS: { path: ["limits", "maxSessions"], parse: number },
   VOAR_MAX_SESSIONS_PER_TENANT: { path: ["limits", "maxSessionsPerTenant"], parse: number },
+  VOAR_ADMISSION_MAX_LOOP_DELAY_MS: { path: ["limits", "admission", "maxLoopDelayMs"], parse: number },
+  VOAR_ADMISSION_RETRY_AFTER_SECONDS: { path: ["limits", "admission", "retryAfterSeconds"], parse: number },
   VOAR_LOGIN_LIMIT_PER_CLIENT_CAPACITY: { path: ["limits", "login", "perClient", "capacity"], parse: number },
   VOAR_LOGIN_LIMIT_PER_CLIENT_REFILL_PER_SECOND: { path: ["limits", "login", "perClient", "refillPerSecond"], parse: number },
   VOAR_LOGIN_LIMIT_PER_ACCOUNT_CAPACITY: { path: ["limits", "login", "perAccount", "capacity"], parse: number },

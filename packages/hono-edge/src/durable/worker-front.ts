@@ -30,6 +30,11 @@ export interface WorkerFrontDeps {
   readonly searches: DurableObjectNamespace;
   readonly clock?: Clock | undefined;
   readonly logger?: Logger | undefined;
+  /**
+   * The deployment's fingerprint (`deploymentFingerprint`: what answers its searches), put before the search
+   * identity in each object's name, as the Node entry puts it in its Redis keys. Default: none.
+   */
+  readonly deployment?: Promise<string> | string | undefined;
 }
 
 /** The object a poll's id names; undefined when it names none of this namespace. */
@@ -48,8 +53,8 @@ const objectOfPoll = (searches: DurableObjectNamespace, searchId: string): Durab
  * `POST /Token`, the admin routes, every error), and each search request goes to its search's Durable
  * Object (`search-object.ts`) once the Worker has checked it: bearer auth, the tenant's rate limit (per
  * isolate), the body limit and the request rules, with the same error envelopes as the app. A query goes to
- * the object named by its identity (`searchKey`: tenant, normalized query, Pagante state), so identical
- * requests share one search; a poll by `Token` / `LeaseId` goes to the object its id names (an id naming no
+ * the object named by its identity (the deployment's fingerprint, then `searchKey`: tenant, normalized
+ * query, Pagante state), so identical requests share one search; a poll by `Token` / `LeaseId` goes to the object its id names (an id naming no
  * object is the usual 400 naming that field). The object checks the bearer again (an issued token needs
  * `VOAR_TOKEN_SECRET`, the same in every isolate and object) and answers; SSE streams come from it as is.
  */
@@ -77,7 +82,8 @@ export const createWorkerFront = (deps: WorkerFrontDeps): Hono<AppEnv> => {
     let object: DurableObjectId | undefined;
     if (parsed.kind === "query") {
       const hidden = await pagante.hiddenCashAirlines();
-      object = searches.idFromName(searchKey(c.get("principal").tenant, parsed.query, hidden));
+      const fingerprint = (await deps.deployment) ?? "";
+      object = searches.idFromName(`${fingerprint}\u0000${searchKey(c.get("principal").tenant, parsed.query, hidden)}`);
       headers.set(HIDDEN_CASH_HEADER, hidden.join(","));
     } else {
       object = objectOfPoll(searches, parsed.token);

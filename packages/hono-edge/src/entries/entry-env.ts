@@ -1,6 +1,7 @@
 import { createSimulator, type Simulator } from "@voar/testing/simulator";
 import { ConfigError, loadConfig } from "../config/load-config.js";
 import type { ServiceConfig } from "../config/config-schema.js";
+import type { SimulatorIdentity } from "../config/deployment-fingerprint.js";
 
 /** Variables a runtime entry reads besides the service's own `VOAR_*` settings (see `ENV_VARS`). */
 export const ENTRY_VARS = {
@@ -33,6 +34,8 @@ const int = (env: Env, name: string, fallback: number | undefined): number | und
 export interface EntrySetup {
   readonly config: ServiceConfig;
   readonly simulator: Simulator;
+  /** The simulator's seed and latency as set (part of the deployment's fingerprint when it answers). */
+  readonly simulatorSettings: SimulatorIdentity;
   readonly port: number;
   readonly hostname: string;
 }
@@ -56,6 +59,7 @@ export const entrySetup = (env: Env): EntrySetup => {
     get simulator() {
       return (simulator ??= createSimulator({ ...(latencyMs === undefined ? {} : { latencyMs }), ...(seed === undefined ? {} : { seed }) }));
     },
+    simulatorSettings: { seed, latencyMs },
     port: int(env, ENTRY_VARS.port, 8787) ?? 8787,
     hostname: text(env, ENTRY_VARS.hostname) ?? "0.0.0.0",
   };

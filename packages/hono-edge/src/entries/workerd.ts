@@ -20,6 +20,7 @@ import { SearchObjectCore } from "../durable/search-object.js";
 import { createWorkerFront } from "../durable/worker-front.js";
 import type { DurableObjectNamespace, DurableObjectState, WorkerContext } from "../durable/workers-types.js";
 import { jsonLinesLogger } from "../logging/logger.js";
+import { deploymentFingerprint } from "../config/deployment-fingerprint.js";
 import { entrySetup } from "./entry-env.js";
 import { sourcesFor } from "./workerd-sources.js";
 
@@ -53,7 +54,10 @@ const frontOf = (env: WorkerEnv, searches: DurableObjectNamespace) => {
   const config = configOf(env);
   const { backend, sources } = sourcesFor(env);
   jsonLinesLogger().log({ level: "info", msg: "worker.ready", backend, sources: sources.map((s) => s.id) });
-  return createWorkerFront({ config, sources, searches });
+  // What answers this Worker's searches names its objects too: a namespace shared by Workers with other
+  // sources (`script_name` bindings) never joins their searches.
+  const deployment = deploymentFingerprint(config, entrySetup(env).simulatorSettings);
+  return createWorkerFront({ config, sources, searches, deployment });
 };
 
 export default {

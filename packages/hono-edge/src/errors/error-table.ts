@@ -37,6 +37,7 @@ export const ERROR_TABLE: { readonly [T in ServiceErrorTag]: ErrorMapping } = {
   PayloadTooLarge: { codigo: "CORPO_GRANDE_DEMAIS", status: 413 },
   RateLimitExceeded: { codigo: "LIMITE_EXCEDIDO", status: 429 },
   SearchCapacityReached: { codigo: "LIMITE_EXCEDIDO", status: 429 },
+  InstanceOverloaded: { codigo: "LIMITE_EXCEDIDO", status: 429 },
   RouteNotFound: { codigo: "REQUISICAO_INVALIDA", status: 404 },
   StoreUnavailable: { codigo: "INDISPONIVEL", status: 503 },
   MethodNotAllowed: { codigo: "REQUISICAO_INVALIDA", status: 405 },
@@ -65,6 +66,7 @@ const detailsOf = (e: ServiceError): { readonly campos?: readonly FieldError[]; 
     case "PayloadTooLarge":
     case "RateLimitExceeded":
     case "SearchCapacityReached":
+    case "InstanceOverloaded":
     case "RouteNotFound":
     case "MethodNotAllowed":
     case "HeadersTooLarge":
@@ -83,6 +85,7 @@ const headersOf = (e: ServiceError): Record<string, string> => {
     case "StoreUnavailable":
     case "SearchCapacityReached":
     case "TooManyConnections":
+    case "InstanceOverloaded":
       return { "Retry-After": String(e.retryAfterSeconds) };
     case "MethodNotAllowed":
       return { Allow: e.allowed.join(", ") };

@@ -1,10 +1,11 @@
 import type { FieldError } from "@voar/core";
 import { EDGE_ERROR_TAGS, type EdgeError } from "./edge-errors.js";
+import type { InstanceOverloaded } from "./instance-overloaded.js";
 
 /**
- * The errors of the HTTP service, as tagged classes (`_tag`), each carrying what its answer needs: the
- * failing fields, a retry delay, a pt-BR sentence for `MensagemErro`. They are mapped to the wire once,
- * through the table in `error-table.ts`. No message here ever holds a token, a password or a stack.
+ * The errors of the HTTP service, as tagged classes (`_tag`), each carrying what its answer needs (fields, a retry
+ * delay, a pt-BR `MensagemErro`), mapped to the wire once through `error-table.ts`. No message here ever holds a
+ * token, a password or a stack. `InstanceOverloaded` has a file of its own.
  */
 
 /** The body does not make a valid request: the failing fields, named as the spec writes them. */
@@ -119,10 +120,7 @@ export class RouteNotFound extends Error {
 /** The session store (Redis) is unreachable or its breaker open: 503 `INDISPONIVEL`, retryable, `Retry-After`. */
 export class StoreUnavailable extends Error {
   readonly _tag = "StoreUnavailable";
-  constructor(
-    readonly detail: string,
-    readonly retryAfterSeconds = 1,
-  ) {
+  constructor(readonly detail: string, readonly retryAfterSeconds = 1) {
     super(`session store unavailable: ${detail}`);
   }
 }
@@ -170,6 +168,7 @@ export type ServiceError =
   | PayloadTooLarge
   | RateLimitExceeded
   | SearchCapacityReached
+  | InstanceOverloaded
   | RouteNotFound
   | StoreUnavailable
   | MethodNotAllowed
@@ -187,6 +186,7 @@ const TAGS: ReadonlySet<string> = new Set<Exclude<ServiceErrorTag, EdgeError["_t
   "PayloadTooLarge",
   "RateLimitExceeded",
   "SearchCapacityReached",
+  "InstanceOverloaded",
   "RouteNotFound",
   "StoreUnavailable",
   "MethodNotAllowed",

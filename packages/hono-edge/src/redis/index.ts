@@ -12,3 +12,5 @@
 export { createRedisSessionStore, type RedisSessionStore, type RedisSessionStoreOptions } from "./redis-session-store.js";
 export { redisKeys, type RedisKeys } from "./redis-keys.js";
 export { redisRateLimiters, type RedisRateLimitersOptions } from "./redis-rate-limiter.js";
+export { openRedisConnection, type RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
+export type { StoreGuard } from "./store-guard.js";

@@ -1,7 +1,9 @@
 import type { Redis } from "ioredis";
 import type { BucketOperation, RateDecision, RateLimiterFactory } from "../limits/token-bucket.js";
+import { isStoreUnavailable } from "../errors/service-errors.js";
 import { silentLogger, type Logger } from "../logging/logger.js";
 import { luaScript } from "./lua-runner.js";
+import { isRedisConnection, openRedisConnection, type RedisConnection } from "./redis-connection.js";
 
 /**
  * A token bucket in one Redis hash per key (`t` tokens, `at` last update), on the server's clock, so every
@@ -32,16 +34,20 @@ return {0, math.ceil((1 - tokens) / rate)}`;
 
 /** Options of {@link redisRateLimiters}. */
 export interface RedisRateLimitersOptions {
-  /** An ioredis client (the caller keeps and closes it). */
-  readonly redis: Redis;
+  /**
+   * The Redis: the {@link RedisConnection} the session store runs on (`openRedisConnection`, or the store's
+   * `connection`), so that both share one view of Redis's availability; or an ioredis client (the caller
+   * keeps and closes it), which then gets an availability view of its own.
+   */
+  readonly redis: Redis | RedisConnection;
   /** Prefix of the buckets' keys (the deployment's, e.g. `voar:`); buckets live under `<prefix>rate:<budget>:`. */
   readonly keyPrefix?: string | undefined;
   /**
    * The limiters used while Redis cannot answer (e.g. in-memory ones): the limits then hold per instance
-   * instead of failing every request. Default: none (the error propagates).
+   * instead of failing every request. Default: none (the `StoreUnavailable` propagates: 503).
    */
   readonly fallback?: RateLimiterFactory | undefined;
-  /** Where a fallback is reported. Default: nowhere. */
+  /** Where the switches to and from the fallback are reported. Default: nowhere. */
   readonly logger?: Logger | undefined;
 }
 
@@ -50,23 +56,39 @@ export interface RedisRateLimitersOptions {
  * taken (or looked at, refunded, drained) atomically by a Lua script on the server's clock. Each budget has its own keys, and Redis expires
  * a bucket once it is full again, so no kind of key can push another out.
  *
+ * Every take goes through the Redis's availability view: while Redis is down or frozen it goes to the
+ * fallback at once (no request waits on Redis for its limits), and a take that gets no answer in time does
+ * too. The switch is logged once (`rate_limit.fallback`, warn) and so is the way back (`rate_limit.shared`,
+ * info, with the takes counted meanwhile), never once per request.
+ *
  * @example
- * const app = createApp({ config, sources, store, rateLimiters: redisRateLimiters({ redis, keyPrefix: "voar:" }) });
+ * const app = createApp({ config, sources, store, rateLimiters: redisRateLimiters({ redis: store.connection, fallback: memoryRateLimiters(systemClock) }) });
  */
 export const redisRateLimiters = (options: RedisRateLimitersOptions): RateLimiterFactory => {
-  const script = luaScript(options.redis, TAKE_TOKEN);
+  const connection = isRedisConnection(options.redis) ? options.redis : openRedisConnection(options.redis);
+  const script = luaScript(connection.client, TAKE_TOKEN);
   const prefix = `${options.keyPrefix ?? "voar:"}rate:`;
   const logger = options.logger ?? silentLogger;
+  /** Takes answered by the fallback since the switch; undefined while Redis answers them. */
+  let fallbackTakes: number | undefined;
   return (name, settings) => {
     const fallback = options.fallback?.(name, settings);
     const run = async (op: BucketOperation, key: string): Promise<RateDecision> => {
       let reply: [number, number?];
       try {
-        reply = (await script.run([`${prefix}${name}:${key}`], [settings.capacity, settings.refillPerSecond, op])) as [number, number?];
+        reply = (await connection.guard.run(() => script.run([`${prefix}${name}:${key}`], [settings.capacity, settings.refillPerSecond, op]))) as [number, number?];
       } catch (e) {
-        if (!fallback) throw e;
-        logger.log({ level: "warn", msg: "rate_limit.fallback", budget: name, error: e instanceof Error ? e.message : String(e) });
+        if (!fallback || !isStoreUnavailable(e)) throw e;
+        if (fallbackTakes === undefined) {
+          fallbackTakes = 0;
+          logger.log({ level: "warn", msg: "rate_limit.fallback", budget: name, error: e.message, detail: "limits count per instance until Redis answers" });
+        }
+        fallbackTakes += 1;
         return op === "take" || op === "peek" ? fallback[op](key) : fallback[op](key).then(() => ({ ok: true }) as const);
+      }
+      if (fallbackTakes !== undefined) {
+        logger.log({ level: "info", msg: "rate_limit.shared", fallbackTakes });
+        fallbackTakes = undefined;
       }
       if (reply[0] === 1) return { ok: true };
       return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(Number(reply[1] ?? 1_000) / 1_000)) };

@@ -1,4 +1,4 @@
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { silentLogger, type Logger } from "../logging/logger.js";
 import { mergeChanges, type SearchChange } from "../search/search-change.js";
 import { SessionCapacityReached, type SearchRecord, type SessionStore } from "../search/session-store.js";
@@ -6,20 +6,26 @@ import { luaScript } from "./lua-runner.js";
 import { ACQUIRE_LEASE, APPEND, CHANGES_AFTER, COMPACT, OPEN_OR_JOIN, RELEASE_LEASE, RESTORE } from "./lua-scripts.js";
 import { decodeChange, encodeChange, pairsToHash, recordFromHash, recordToFields } from "./record-codec.js";
 import { redisKeys } from "./redis-keys.js";
+import { isRedisConnection, openRedisConnection, type RedisConnection } from "./redis-connection.js";
 import { createRedisWatchers } from "./redis-watchers.js";
-import { createStoreGuard, redisClientOptions } from "./store-guard.js";
 
 /** Options of {@link createRedisSessionStore}. */
 export interface RedisSessionStoreOptions {
   /**
-   * The Redis to use: a URL (`redis://127.0.0.1:6379`; the store opens and closes its connections) or an
-   * ioredis client (the caller keeps it and closes it; the store only duplicates it for pub/sub). Give
-   * the client no ioredis `keyPrefix` of its own: the scripts derive keys from `keyPrefix` below.
+   * The Redis to use: a {@link RedisConnection} (`openRedisConnection`: shared with the rate limiters, one
+   * view of Redis's availability for both; the caller closes it), a URL (`redis://127.0.0.1:6379`; the store
+   * opens and closes its connections) or an ioredis client (the caller keeps it and closes it; the store only
+   * duplicates it for pub/sub). Give the client no ioredis `keyPrefix` of its own: the scripts derive keys
+   * from `keyPrefix` below.
    */
-  readonly redis: string | Redis;
+  readonly redis: string | Redis | RedisConnection;
   /** How long a search is kept after completion (one that never completes: after its deadline). */
   readonly ttlMs: number;
-  /** Prefix of every key and channel; one per deployment (or per test). Default `voar:`. */
+  /**
+   * Prefix of every key and channel; one per deployment (or per test). Default `voar:`. The Node entry puts
+   * the deployment's fingerprint under it (`deploymentKeyPrefix`), so deployments that share a Redis with
+   * different sources never see each other's searches.
+   */
   readonly keyPrefix?: string | undefined;
   /** Changes kept per search before the oldest are folded into one cumulative change. Default 256. */
   readonly maxChangesPerSearch?: number | undefined;
@@ -34,13 +40,13 @@ export interface RedisSessionStoreOptions {
   /** Where connection-level problems are reported. Default: nowhere. */
   readonly logger?: Logger | undefined;
   /**
-   * How long one Redis command may take before the request gets 503 `INDISPONIVEL` (ioredis's
-   * `commandTimeout` of the client the store opens from a URL). Default 500.
+   * How long one Redis command may wait for its answer before the request gets 503 `INDISPONIVEL`, this
+   * process's own event-loop delay apart (see `openRedisConnection`). Default 500. Ignored with a `RedisConnection`.
    */
   readonly commandTimeoutMs?: number | undefined;
-  /** Consecutive command failures that open the circuit breaker. Default 3. */
+  /** Commands in a row without an answer that declare Redis unavailable. Default 1. Ignored with a `RedisConnection`. */
   readonly breakerThreshold?: number | undefined;
-  /** How long an open breaker answers at once, before trying Redis again. Default 1000. */
+  /** The least time Redis stays declared unavailable (probed meanwhile). Default 1000. Ignored with a `RedisConnection`. */
   readonly breakerCooldownMs?: number | undefined;
 }
 
@@ -49,6 +55,8 @@ export interface RedisSessionStoreOptions {
 export interface RedisSessionStore extends SessionStore {
   /** Closes the connections the store opened (the pub/sub one always; the main one if it came from a URL). */
   close(): Promise<void>;
+  /** The Redis the store runs on, with its availability view: give it to `redisRateLimiters` too. */
+  readonly connection: RedisConnection;
 }
 
 /**
@@ -64,21 +72,27 @@ export interface RedisSessionStore extends SessionStore {
  * // at shutdown, after the app: await store.close();
  */
 export const createRedisSessionStore = (options: RedisSessionStoreOptions): RedisSessionStore => {
-  const owned = typeof options.redis === "string";
-  const commandTimeoutMs = options.commandTimeoutMs ?? 500;
-  const redis = typeof options.redis === "string" ? new Redis(options.redis, redisClientOptions(commandTimeoutMs)) : options.redis;
+  const given = options.redis;
+  const connection = isRedisConnection(given)
+    ? given
+    : openRedisConnection(given, { commandTimeoutMs: options.commandTimeoutMs, breakerThreshold: options.breakerThreshold, breakerCooldownMs: options.breakerCooldownMs });
+  const closeConnection = isRedisConnection(given) ? () => Promise.resolve() : () => connection.close();
+  const { client: redis, guard } = connection;
   const logger = options.logger ?? silentLogger;
   const keys = redisKeys(options.keyPrefix ?? "voar:");
   const maxChanges = Math.max(2, options.maxChangesPerSearch ?? 256);
-  const guard = createStoreGuard(redis, {
-    startupWaitMs: commandTimeoutMs,
-    failureThreshold: options.breakerThreshold ?? 3,
-    cooldownMs: options.breakerCooldownMs ?? 1_000,
-    retryAfterSeconds: 1,
+  // The subscriber may queue its SUBSCRIBE while it (re)connects: the guard has checked the main connection
+  // first, and bounds the wait.
+  const watchers = createRedisWatchers(() => connection.duplicate({ enableOfflineQueue: true }), logger);
+  // Connected from the start, with the command client: the first stream's SUBSCRIBE then waits for no
+  // connection setup, which on a distant or TLS Redis could take most of the command timeout.
+  watchers.connect();
+  // A Redis declared unavailable (down, or frozen with its connections open) wakes every watcher: each reads
+  // the store, learns that it is unavailable and ends its stream with a retryable event, instead of waiting
+  // in silence for a message that cannot come.
+  guard.onChange((available) => {
+    if (!available) watchers.interrupt();
   });
-  // The subscriber may queue its SUBSCRIBE until it is connected (it is opened on the first watch); the
-  // guard has checked the main connection first, and `commandTimeout` bounds the wait.
-  const watchers = createRedisWatchers(() => redis.duplicate({ enableOfflineQueue: true }), logger);
   const scripts = {
     open: luaScript(redis, OPEN_OR_JOIN),
     append: luaScript(redis, APPEND),
@@ -206,7 +220,8 @@ export const createRedisSessionStore = (options: RedisSessionStoreOptions): Redi
     },
     async close() {
       await watchers.close();
-      if (owned) await redis.quit();
+      await closeConnection();
     },
+    connection,
   };
 };

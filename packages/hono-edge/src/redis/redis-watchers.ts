@@ -6,6 +6,10 @@ import type { Unwatch } from "../search/session-store.js";
 export interface RedisWatchers {
   /** Calls `listener` with each version published on `channel`; resolves once Redis confirmed the subscription. */
   watch(channel: string, listener: (version: number) => void): Promise<Unwatch>;
+  /** Opens the subscriber connection now rather than at the first watch (so no watch waits for it to connect). */
+  connect(): void;
+  /** Calls every listener (with 0), so each watcher reads the store now: Redis was declared unavailable. */
+  interrupt(): void;
   /** Closes the subscriber connection (if one was opened). */
   close(): Promise<void>;
 }
@@ -22,6 +26,9 @@ export const createRedisWatchers = (connect: () => Redis, logger: Logger): Redis
   /** Per channel: its listeners, and the subscription every watch of it waits for. */
   const channels = new Map<string, { readonly listeners: Set<(version: number) => void>; readonly ready: Promise<unknown> }>();
   let subscriber: Redis | undefined;
+  const interrupt = () => {
+    for (const { listeners } of [...channels.values()]) for (const listener of [...listeners]) listener(0);
+  };
 
   const open = (): Redis => {
     if (subscriber) return subscriber;
@@ -30,9 +37,7 @@ export const createRedisWatchers = (connect: () => Redis, logger: Logger): Redis
       const version = Number(message);
       for (const listener of [...(channels.get(channel)?.listeners ?? [])]) listener(version);
     });
-    s.on("close", () => {
-      for (const { listeners } of [...channels.values()]) for (const listener of [...listeners]) listener(0);
-    });
+    s.on("close", interrupt);
     s.on("error", () => undefined); // reconnection errors: the main connection's guard reports the outage
     return (subscriber = s);
   };
@@ -60,11 +65,18 @@ export const createRedisWatchers = (connect: () => Redis, logger: Logger): Redis
         );
       };
     },
+    connect: () => void open(),
+    interrupt,
     async close() {
       channels.clear();
       const s = subscriber;
       subscriber = undefined;
-      if (s) await s.quit();
+      if (!s) return;
+      // QUIT waits for Redis's answer: a frozen Redis gets one second of the shutdown, then the socket goes.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([s.quit().catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, 1_000)))]);
+      clearTimeout(timer);
+      s.disconnect();
     },
   };
 };

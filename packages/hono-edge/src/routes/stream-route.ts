@@ -70,7 +70,8 @@ export const streamHandler =
           if (isStoreUnavailable(e)) {
             // The store went down mid-stream: a retryable INDISPONIVEL event without an id, then a clean end,
             // so the client reconnects with the Last-Event-ID of the last snapshot it got and resumes there.
-            settings.logger.log({ level: "warn", msg: "stream.store_unavailable", requestId, searchId: resolved.record.id, error: e.message });
+            // Per stream, so `info`: the outage itself is logged once per instance (`store.down`).
+            settings.logger.log({ level: "info", msg: "stream.store_unavailable", requestId, searchId: resolved.record.id, error: e.message });
             const { body: failure } = errorEnvelope("INDISPONIVEL", { requestId, token: resolved.record.id });
             controller.enqueue(encoder.encode(`data: ${JSON.stringify(failure)}\n\n`));
             controller.close();

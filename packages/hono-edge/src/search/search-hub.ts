@@ -1,39 +1,15 @@
 import { sourcesFor, type SearchQuery, type SearchSnapshot, type SearchSource } from "@voar/core";
-import type { Clock } from "../clock.js";
-import { SearchCapacityReached, StoreUnavailable } from "../errors/service-errors.js";
-import type { Logger } from "../logging/logger.js";
+import { isStoreUnavailable, SearchCapacityReached, StoreUnavailable } from "../errors/service-errors.js";
 import { runSearch, type RunningSearch } from "./run-search.js";
 import { applyChanges, emptySnapshotOf, secondsUntilRejoinEnds } from "./search-change.js";
 import { searchKey } from "./search-key.js";
 import { SnapshotCache } from "./snapshot-cache.js";
-import { SessionCapacityReached, type OpenResult, type SearchRecord, type SessionStore, type Unwatch } from "./session-store.js";
+import { SessionCapacityReached, type OpenResult, type SearchRecord, type Unwatch } from "./session-store.js";
 import { StoreAvailability } from "./store-availability.js";
 import { watchSearch, type SearchUpdate } from "./watch-search.js";
+import type { SearchHubOptions } from "./search-hub-options.js";
 
-/** What a {@link SearchHub} needs. */
-export interface SearchHubOptions {
-  readonly store: SessionStore;
-  /** Every source this instance may run (already filtered by the configuration). */
-  readonly sources: readonly SearchSource[];
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** This instance's id, the owner of the leases it takes. */
-  readonly instanceId: string;
-  readonly newId: () => string;
-  readonly deadlineMs: number;
-  readonly leaseMs: number;
-  readonly timeoutMs?: number | undefined;
-  readonly maxAttempts?: number | undefined;
-  /** Snapshots kept materialized, most recently used first. */
-  readonly cacheSize: number;
-  /** How long a search lives after completion (and after its deadline if it never completes): cached snapshots go with it. */
-  readonly ttlMs: number;
-  /**
-   * How long a completed search in which a source failed with a retryable error is shared with new requests
-   * for the same query; one that failed as a whole only briefly (see `rejoinWindowMs`).
-   */
-  readonly failedTtlMs: number;
-}
+export type { SearchHubOptions } from "./search-hub-options.js";
 
 /**
  * The searches of one instance, over the session store: starts a search or joins the one already running
@@ -43,6 +19,8 @@ export interface SearchHubOptions {
  */
 export class SearchHub {
   private readonly running = new Map<string, RunningSearch>();
+  /** Searches this instance is taking over right now (between its lease and its run). */
+  private readonly takingOver = new Set<string>();
   private readonly servedBy = new WeakMap<SearchQuery, readonly SearchSource[]>();
   private readonly cache: SnapshotCache;
   private readonly availability: StoreAvailability;
@@ -59,16 +37,22 @@ export class SearchHub {
     return this.o.store.ready ? this.o.store.ready() : true;
   }
 
+  /** How many searches this instance runs now. */
+  readonly runningCount = (): number => this.running.size;
+
   /**
    * Starts the search of a query for a tenant, or joins the live one with the same key. Throws
-   * {@link SearchCapacityReached} (logged) when the store has no room for a new one.
+   * {@link SearchCapacityReached} (logged) when the store has no room for a new one, and `InstanceOverloaded`
+   * when admission control sheds new searches (a query served here lately still joins its search).
    */
   async open(tenant: string, query: SearchQuery, hiddenCashAirlines: readonly number[]): Promise<SearchRecord> {
+    const key = searchKey(tenant, query, hiddenCashAirlines);
+    this.o.admission?.admit(key);
     const active = this.sourcesOf(query);
     const now = this.o.clock.now();
     const candidate: SearchRecord = {
       id: this.o.newId(),
-      key: searchKey(tenant, query, hiddenCashAirlines),
+      key,
       tenant,
       query,
       sources: active.map((s) => ({ id: s.id, name: s.name })),
@@ -90,6 +74,7 @@ export class SearchHub {
       throw new SearchCapacityReached(e.scope, e.retryAfterSeconds);
     }
     const { record, created } = opened;
+    this.o.admission?.served(key);
     if (created) {
       this.o.logger.log({ level: "info", msg: "search.started", searchId: record.id, tenant, sources: active.length });
       if (!record.completed) this.start(record, emptySnapshotOf(record), active);
@@ -137,9 +122,10 @@ export class SearchHub {
    * quiet, the search is taken over when its lease lapsed (its owner died), as a poll would.
    */
   updates(record: SearchRecord, lastEventId: number | undefined, keepAliveMs: number, signal: AbortSignal): AsyncGenerator<SearchUpdate> {
+    // A store that went away meanwhile is the store's outage (logged once, `store.down`), not this search's.
     const onQuiet = (stored: SearchRecord) =>
       this.ensureRunning(stored).catch((e: unknown) =>
-        this.o.logger.log({ level: "warn", msg: "search.takeover_failed", searchId: stored.id, error: e instanceof Error ? e.message : String(e) }),
+        this.o.logger.log({ level: isStoreUnavailable(e) ? "info" : "warn", msg: "search.takeover_failed", searchId: stored.id, error: e instanceof Error ? e.message : String(e) }),
       );
     return watchSearch({ store: this.o.store, record, lastEventId, keepAliveMs, signal, latest: () => this.snapshot(record), onQuiet });
   }
@@ -185,13 +171,23 @@ export class SearchHub {
    * the search just completes with what it has. Only one instance wins the lease.
    */
   private async ensureRunning(record: SearchRecord): Promise<void> {
-    if (record.completed || this.running.has(record.id)) return;
+    if (record.completed || this.running.has(record.id) || this.takingOver.has(record.id)) return;
     if (record.lease && record.lease.expiresAt > this.o.clock.now()) return;
-    if (!(await this.o.store.acquireLease(record.id, this.o.instanceId, this.o.leaseMs))) return;
-    const base = await this.snapshot(record);
-    const pending = new Set(base.sources.filter((p) => p.state === "pending").map((p) => p.id));
-    const sources = this.o.sources.filter((s) => pending.has(s.id));
-    this.o.logger.log({ level: "info", msg: "search.taken_over", searchId: record.id, sources: sources.length });
-    this.start(record, base, this.o.clock.now() < record.deadlineAt ? sources : []);
+    this.takingOver.add(record.id); // a poll and a stream of this instance may both find it ownerless at once
+    try {
+      if (!(await this.o.store.acquireLease(record.id, this.o.instanceId, this.o.leaseMs))) return;
+      // Read again under the lease: a change the previous owner wrote after `record` was read (its lease lapsed
+      // with a write in flight) is the base to continue from. Continuing from an older version, this run's
+      // first change would be refused, the run would stop, and the search would wait for its deadline.
+      const current = await this.o.store.get(record.id);
+      if (!current || current.completed) return void (await this.o.store.releaseLease(record.id, this.o.instanceId));
+      const base = await this.snapshot(current);
+      const pending = new Set(base.sources.filter((p) => p.state === "pending").map((p) => p.id));
+      const sources = this.o.sources.filter((s) => pending.has(s.id));
+      this.o.logger.log({ level: "info", msg: "search.taken_over", searchId: current.id, version: current.version, sources: sources.length });
+      this.start(current, base, this.o.clock.now() < current.deadlineAt ? sources : []);
+    } finally {
+      this.takingOver.delete(record.id);
+    }
   }
 }

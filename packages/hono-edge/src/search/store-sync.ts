@@ -67,7 +67,8 @@ export const createStoreSync = (o: StoreSyncOptions): StoreSync => {
   };
 
   const wentDown = (e: unknown) => {
-    if (!outage) o.logger.log({ level: "warn", msg: "search.store_unavailable", searchId: id, pending: pending.length, error: errorText(e) });
+    // Per search, so `info`: the outage itself is the store's `store.down` (once per instance, with the counts).
+    if (!outage) o.logger.log({ level: "info", msg: "search.store_unavailable", searchId: id, pending: pending.length, error: errorText(e) });
     outage = true;
   };
 

@@ -45,12 +45,21 @@ export const ownRedis = (port: number) => {
       cli("shutdown", "nosave");
       await exited;
     },
+    /** Freezes it (`SIGSTOP`): its connections stay open, it answers nothing, until {@link resume}. */
+    pause(): void {
+      proc?.kill("SIGSTOP");
+    },
+    /** Lets a frozen Redis go on (`SIGCONT`): it answers everything it was sent meanwhile. */
+    resume(): void {
+      proc?.kill("SIGCONT");
+    },
     /** Stops it if it runs (cleanup). */
     async stop(): Promise<void> {
       const p = proc;
       proc = undefined;
       if (!p || p.exitCode !== null) return;
       const exited = once(p, "exit");
+      p.kill("SIGCONT");
       p.kill("SIGKILL");
       await exited;
     },

@@ -1,0 +1,32 @@
+import type { SearchSource } from "@voar/core";
+import type { Clock } from "../clock.js";
+import type { Admission } from "../limits/admission.js";
+import type { Logger } from "../logging/logger.js";
+import type { SessionStore } from "./session-store.js";
+
+/** What a {@link SearchHub} needs. */
+export interface SearchHubOptions {
+  readonly store: SessionStore;
+  /** Every source this instance may run (already filtered by the configuration). */
+  readonly sources: readonly SearchSource[];
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** This instance's id, the owner of the leases it takes. */
+  readonly instanceId: string;
+  readonly newId: () => string;
+  readonly deadlineMs: number;
+  readonly leaseMs: number;
+  readonly timeoutMs?: number | undefined;
+  readonly maxAttempts?: number | undefined;
+  /** Snapshots kept materialized, most recently used first. */
+  readonly cacheSize: number;
+  /** How long a search lives after completion (and after its deadline if it never completes): cached snapshots go with it. */
+  readonly ttlMs: number;
+  /**
+   * How long a completed search in which a source failed with a retryable error is shared with new requests
+   * for the same query; one that failed as a whole only briefly (see `rejoinWindowMs`).
+   */
+  readonly failedTtlMs: number;
+  /** Admission control by the instance's load: while it sheds, new searches are refused. Default: none. */
+  readonly admission?: Admission | undefined;
+}
