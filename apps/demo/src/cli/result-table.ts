@@ -43,17 +43,27 @@ export const modeATable = (envelope: ModeAEnvelope, style: TableStyle): string =
   return `${table.toString()}\nPágina ${p.currentPage} de ${Math.max(1, p.totalPages)} · ${formatCount(p.totalItems)} grupos de preço${view}`;
 };
 
+/**
+ * The other agencies selling the flight, counted once each however many offers (booking options) each
+ * has in `Outros`, with the cheapest of their offers: `2 (próxima R$ 1.091,96)`.
+ */
+export const otherAgencies = (o: ModeBOffer): string => {
+  const others = (o.Outros ?? []).filter((x) => x.Site !== o.Site || x.Nome !== o.Nome);
+  if (others.length === 0) return "-";
+  const agencies = new Set(others.map((x) => x.Site || x.Nome)).size;
+  const cheapest = Math.min(...others.map((x) => x.Valor));
+  return `${formatCount(agencies)} (próxima ${formatBrl(cheapest)})`;
+};
+
 const offerRows = (offers: readonly ModeBOffer[], title: string, comparison: boolean, style: TableStyle): string => {
   const head = comparison
-    ? ["Voo", "Saída → Chegada", "Duração", "Melhor oferta", "Preço", "Outras OTAs", "Economia"]
+    ? ["Voo", "Saída → Chegada", "Duração", "Melhor oferta", "Preço", "Outras agências", "Economia"]
     : ["Voo", "Saída → Chegada", "Duração", "Milhas", "Preço", "Economia"];
   const table = tableOf(head, style);
   for (const o of offers) {
     const times = `${o.Origem} ${formatLocal(o.Saida)} → ${o.Destino} ${formatLocal(o.Chegada)}`;
     if (comparison) {
-      const others = o.Outros ?? [];
-      const next = others[0];
-      table.push([o.FlightCode, times, formatDuration(o.Duracao), o.Nome, formatBrl(o.ValorTotalComTaxa), next ? `${others.length} (próxima ${formatBrl(next.Valor)})` : "-", saving(o.PercentualEconomia)]);
+      table.push([o.FlightCode, times, formatDuration(o.Duracao), o.Nome, formatBrl(o.ValorTotalComTaxa), otherAgencies(o), saving(o.PercentualEconomia)]);
     } else {
       table.push([o.FlightCode, times, formatDuration(o.Duracao), offerPayment(o.PontosAdulto, o.ValorTotalTaxas), formatBrl(o.ValorTotalComTaxa), saving(o.PercentualEconomia)]);
     }
