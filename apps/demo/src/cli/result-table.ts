@@ -40,7 +40,10 @@ export const modeATable = (envelope: ModeAEnvelope, style: TableStyle): string =
   });
   const p = envelope.pagination;
   const view = group?.meta.Filtros ? ` (com filtros, de ${formatCount(group.meta.TotalGroups)})` : "";
-  return `${table.toString()}\nPágina ${p.currentPage} de ${Math.max(1, p.totalPages)} · ${formatCount(p.totalItems)} grupos de preço${view}`;
+  const note = roundTrip
+    ? "Cada grupo é um preço total de ida e volta de uma companhia; Opções e Opções volta contam as idas e as voltas que se combinam por exatamente esse preço."
+    : "Cada grupo é um preço de uma companhia; Opções conta os horários vendidos por exatamente esse preço.";
+  return `${table.toString()}\nPágina ${p.currentPage} de ${Math.max(1, p.totalPages)} · ${formatCount(p.totalItems)} grupos de preço${view}\n${note}`;
 };
 
 /**

@@ -117,6 +117,14 @@ describe("voar search", () => {
     expect(meta.Ordenacao).toBe("melhor");
   });
 
+  it("runs the command the page shows for page 2 of 20, and gets that page", async () => {
+    const command = cliCommand({ Origem: "CNF", Destino: "SDU", Ida: "2026-12-20", NumeroPagina: 2, QuantidadePorPagina: 20 }, "http://127.0.0.1:1/api", "k");
+    const args = command.slice(VOAR_CLI.length + 1).replace(/ --base-url \S+ --token \S+$/, "").split(" ");
+    const { code, out } = await run([...args, "--json"]);
+    expect(code).toBe(0);
+    expect(ModeAEnvelopeSchema.parse(JSON.parse(out)).pagination).toMatchObject({ currentPage: 2, pageSize: 20 });
+  });
+
   it("--saida-ida keeps only outbound departures in that local-time window", async () => {
     const { code, out } = await run(["search", "CNF", "SDU", "2026-12-20", "--saida-ida", "06:00-11:59", "--por-pagina", "100", "--json"]);
     expect(code).toBe(0);

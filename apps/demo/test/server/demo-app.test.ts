@@ -16,6 +16,7 @@ const config: DemoConfig = {
   docsUrl: "/api/docs",
   openApiUrl: "/api/openapi.json",
   simulatedFailures: [],
+  companhias: [1, 2, 3, 11, 13, 22, 26, 34],
 };
 
 let app: ReturnType<typeof createDemoApp>;
