@@ -63,6 +63,18 @@ describe("voar search", () => {
     expect(out).not.toMatch(/\d+\.\d%/);
   });
 
+  it("counts a round trip group's outbound and return options, some more than one, and says what a group is", async () => {
+    const { code, out } = await run(["search", "CNF", "SDU", "2026-12-20", "--volta", "2026-12-27", "--por-pagina", "100"]);
+    expect(code).toBe(0);
+    const header = out.split("\n").find((l) => l.includes("Opções volta"))!;
+    const cells = (line: string) => line.split("│").map((c) => c.trim());
+    const [options, back] = [cells(header).indexOf("Opções"), cells(header).indexOf("Opções volta")];
+    const rows = out.split("\n").filter((l) => /^│ \d+ /.test(l)).map(cells);
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.some((r) => Number(r[options]) > 1 || Number(r[back]) > 1)).toBe(true);
+    expect(out).toContain("Opções e Opções volta contam as idas e as voltas que se combinam por exatamente esse preço.");
+  });
+
   it("--json prints the final envelope, valid against the strict schema, completed", async () => {
     const { code, out } = await run(["search", "CNF", "SDU", "2026-12-20", "--volta", "2026-12-27", "--json"]);
     expect(code).toBe(0);

@@ -283,6 +283,17 @@ if (availability.kind === "fail") {
         expect(text(await first.locator('[data-pagamento="milhas"]').textContent())).toContain(
           formatMiles(flight.segments[0]!.PontosAdulto, back.PontosAdulto),
         );
+      // Groups hold several itineraries at one price, and the page offers them: "+N horários no mesmo preço".
+      const several = (await allGroups(lastRequest())).filter((f) => f.segments.length > 1 || (f.segmentsBack?.length ?? 0) > 1);
+      expect(several.length).toBeGreaterThanOrEqual(5);
+      await page.locator('select[aria-label="Grupos por página"]').selectOption("100");
+      const more = page.locator('[data-testid="grupo"] .way button.link-button', { hasText: "no mesmo preço" });
+      await expect.poll(() => more.count()).toBeGreaterThan(0);
+      await more.first().click();
+      await expect.poll(() => page.locator(".way__alternatives li").count()).toBeGreaterThan(0);
+      await more.first().scrollIntoViewIfNeeded();
+      await shot(page, "10a-ida-e-volta-mesmo-preco");
+      await page.locator('select[aria-label="Grupos por página"]').selectOption("10");
       // The page says what a round trip's price group is.
       expect(text(await page.locator('[data-testid="o-que-e-um-grupo"]').textContent())).toContain("as idas e as voltas que se combinam por exatamente esse preço");
       // The return filter appears with a round trip.

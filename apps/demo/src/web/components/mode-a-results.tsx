@@ -51,8 +51,8 @@ export const ModeAResults = ({ envelope, filters, sort, paging, onPage, onPageSi
         />
         <p class="muted group-note" data-testid="o-que-e-um-grupo">
           {group?.meta.ReturnFilter
-            ? "Cada grupo é um preço total de ida e volta de uma companhia: as idas e as voltas que se combinam por exatamente esse preço. Horários que custam o mesmo entram no mesmo grupo; com preços diferentes por voo (como no simulador), cada grupo costuma ter uma ida e uma volta."
-            : "Cada grupo é um preço de uma companhia: os horários vendidos por exatamente esse preço. Com preços diferentes por voo (como no simulador), cada grupo costuma ter um horário."}
+            ? "Cada grupo é um preço total de ida e volta de uma companhia: as idas e as voltas que se combinam por exatamente esse preço (os outros horários ficam em “+N horários no mesmo preço”)."
+            : "Cada grupo é um preço de uma companhia: os horários vendidos por exatamente esse preço (os outros ficam em “+N horários no mesmo preço”)."}
         </p>
         {positioned.length > 0 ? (
           <ol class={paging ? "flight-list is-paging" : "flight-list"} aria-busy={paging} data-testid="lista-a">
