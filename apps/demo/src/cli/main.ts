@@ -5,6 +5,7 @@ import { prepareLocalSearch, type AnyEnvelope, type PreparedSearch } from "./loc
 import { colorEnabled, colorsFor, type Colors } from "./colors.js";
 import { createProgressView } from "./progress-view.js";
 import { describeRemoteError, prepareRemoteSearch } from "./remote-search.js";
+import { inPortuguese } from "./pt-br-help.js";
 import { describeFieldErrors, requestFromArgs, type SearchFlags } from "./request-from-args.js";
 import { modeATable, modeBTable } from "./result-table.js";
 
@@ -53,10 +54,9 @@ export const main = async (
   const context = { out: io.out, env: io.env ?? process.env };
   const color = colorEnabled(context);
   const pc = colorsFor(context);
-  const program = new Command("voar")
+  const program = inPortuguese(new Command("voar"), { out: (s) => io.out.write(s), err: (s) => io.err.write(s) })
     .description("Busca progressiva de voos: todas as companhias (modo A), comparação entre OTAs (modo B) ou uma companhia.")
-    .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out.write(s), writeErr: (s) => io.err.write(s) });
+    .exitOverride();
 
   program
     .command("search")

@@ -11,12 +11,18 @@ export interface ProgressView {
   stop(): void;
 }
 
-const label = (f: Source, pc: Colors): string =>
+/**
+ * A source's state in words: `aguardando` before its first item, `recebendo` while items arrive and it has
+ * not finished, `concluída` or `falhou` once done.
+ */
+export const sourceStateLabel = (f: Source, pc: Colors): string =>
   f.Estado === "concluida"
     ? pc.green(`concluída, ${formatCount(f.Itens)} itens`)
     : f.Estado === "falhou"
       ? pc.red(`falhou: ${f.Erro ?? "erro"}`)
-      : pc.yellow(`aguardando${f.Itens > 0 ? `, ${formatCount(f.Itens)} itens` : ""}`);
+      : f.Itens > 0
+        ? pc.cyan(`recebendo, ${formatCount(f.Itens)} itens até agora`)
+        : pc.yellow("aguardando");
 
 /**
  * Live bars on a terminal (one per source, redrawn in place); on a pipe, a file or in CI, one line each
@@ -33,7 +39,7 @@ export const createProgressView = (out: NodeJS.WriteStream | { write(s: string):
     return {
       update(envelope) {
         for (const f of envelope.Progresso?.Fontes ?? []) {
-          const payload = { name: f.Nome.padEnd(18), state: label(f, pc) };
+          const payload = { name: f.Nome.padEnd(18), state: sourceStateLabel(f, pc) };
           const value = f.Estado === "pendente" ? (f.Itens > 0 ? 0.5 : 0) : 1;
           const bar = bars.get(f.Nome);
           if (bar) bar.update(value, payload);
@@ -53,7 +59,7 @@ export const createProgressView = (out: NodeJS.WriteStream | { write(s: string):
         if (seen.get(f.Nome) === key) continue;
         seen.set(f.Nome, key);
         if (f.Estado === "pendente" && f.Itens === 0) continue;
-        out.write(`[${String(done).padStart(2)}/${fontes.length}] ${f.Nome.padEnd(18)} ${label(f, pc)}\n`);
+        out.write(`[${String(done).padStart(2)}/${fontes.length}] ${f.Nome.padEnd(18)} ${sourceStateLabel(f, pc)}\n`);
       }
     },
     stop: () => undefined,

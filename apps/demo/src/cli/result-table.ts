@@ -40,20 +40,33 @@ export const modeATable = (envelope: ModeAEnvelope, style: TableStyle): string =
   });
   const p = envelope.pagination;
   const view = group?.meta.Filtros ? ` (com filtros, de ${formatCount(group.meta.TotalGroups)})` : "";
-  return `${table.toString()}\nPágina ${p.currentPage} de ${Math.max(1, p.totalPages)} · ${formatCount(p.totalItems)} grupos de preço${view}`;
+  const note = roundTrip
+    ? "Cada grupo é um preço total de ida e volta de uma companhia; Opções e Opções volta contam as idas e as voltas que se combinam por exatamente esse preço."
+    : "Cada grupo é um preço de uma companhia; Opções conta os horários vendidos por exatamente esse preço.";
+  return `${table.toString()}\nPágina ${p.currentPage} de ${Math.max(1, p.totalPages)} · ${formatCount(p.totalItems)} grupos de preço${view}\n${note}`;
+};
+
+/**
+ * The other agencies selling the flight, counted once each however many offers (booking options) each
+ * has in `Outros`, with the cheapest of their offers: `2 (próxima R$ 1.091,96)`.
+ */
+export const otherAgencies = (o: ModeBOffer): string => {
+  const others = (o.Outros ?? []).filter((x) => x.Site !== o.Site || x.Nome !== o.Nome);
+  if (others.length === 0) return "-";
+  const agencies = new Set(others.map((x) => x.Site || x.Nome)).size;
+  const cheapest = Math.min(...others.map((x) => x.Valor));
+  return `${formatCount(agencies)} (próxima ${formatBrl(cheapest)})`;
 };
 
 const offerRows = (offers: readonly ModeBOffer[], title: string, comparison: boolean, style: TableStyle): string => {
   const head = comparison
-    ? ["Voo", "Saída → Chegada", "Duração", "Melhor oferta", "Preço", "Outras OTAs", "Economia"]
+    ? ["Voo", "Saída → Chegada", "Duração", "Melhor oferta", "Preço", "Outras agências", "Economia"]
     : ["Voo", "Saída → Chegada", "Duração", "Milhas", "Preço", "Economia"];
   const table = tableOf(head, style);
   for (const o of offers) {
     const times = `${o.Origem} ${formatLocal(o.Saida)} → ${o.Destino} ${formatLocal(o.Chegada)}`;
     if (comparison) {
-      const others = o.Outros ?? [];
-      const next = others[0];
-      table.push([o.FlightCode, times, formatDuration(o.Duracao), o.Nome, formatBrl(o.ValorTotalComTaxa), next ? `${others.length} (próxima ${formatBrl(next.Valor)})` : "-", saving(o.PercentualEconomia)]);
+      table.push([o.FlightCode, times, formatDuration(o.Duracao), o.Nome, formatBrl(o.ValorTotalComTaxa), otherAgencies(o), saving(o.PercentualEconomia)]);
     } else {
       table.push([o.FlightCode, times, formatDuration(o.Duracao), offerPayment(o.PontosAdulto, o.ValorTotalTaxas), formatBrl(o.ValorTotalComTaxa), saving(o.PercentualEconomia)]);
     }

@@ -45,7 +45,7 @@ export const createDemoApp = (deps: DemoAppDeps): Hono => {
 
   if (deps.docsRoot !== undefined) {
     app.get("/docs", (c) => c.redirect("/docs/", 301));
-    app.use("/docs/*", ...docsSite(deps.docsRoot));
+    app.use("/docs/*", docsSite(deps.docsRoot));
   }
 
   app.use(

@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
+import { AIRLINES, sourcesFor, type SearchSource } from "@voar/core";
 import { airportsPtBr } from "@voar/core/airports";
 import { ConfigError, createApp, loadConfig, type Logger } from "@voar/hono-edge";
 import { nodeDocsAssets } from "@voar/hono-edge/node-docs";
@@ -24,6 +25,16 @@ export interface DemoServer {
   /** Stops the searches and the server; resolves when every connection is closed. */
   close(): Promise<void>;
 }
+
+/** The single-airline Companhia ids some source serves, by the engine's own rule (`sourcesFor`). */
+export const servedCompanhias = (sources: readonly SearchSource[]): readonly number[] =>
+  AIRLINES.filter(
+    (a) =>
+      sourcesFor(
+        { origin: "CNF", destination: "SDU", departureDate: "2000-01-01", passengers: { adults: 1, children: 0, infants: 0 }, mode: { kind: "single-airline", airlineId: a.id } },
+        sources,
+      ).length > 0,
+  ).map((a) => a.id);
 
 /** Warnings and errors of the service as readable lines; requests and routine events stay quiet. */
 const consoleLogger = (write: (line: string) => void): Logger => ({
@@ -74,6 +85,7 @@ export const startDemoServer = async (overrides: Partial<DemoOptions> = {}): Pro
     docsUrl: `${config.basePath}/docs`,
     openApiUrl: `${config.basePath}/openapi.json`,
     simulatedFailures: demoSources.failing,
+    companhias: servedCompanhias(demoSources.sources),
   };
   const app = createDemoApp({ service, basePath: config.basePath, config: pageConfig, airports: airportsPtBr, webRoot: WEB_DIST, docsRoot: DOCS_DIST });
 

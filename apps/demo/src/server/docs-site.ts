@@ -26,11 +26,13 @@ o site é servido de <code>${root}</code>. A referência da API do serviço, ess
  * site is not built (checked on each request, so a build made while the demo runs is served at once), `/docs/`
  * answers a page that says how to build it.
  */
-export const docsSite = (root: string): MiddlewareHandler[] => [
-  async (c, next) => {
+export const docsSite = (root: string): MiddlewareHandler => {
+  // Made once the site exists: serveStatic warns on the console when its root is missing, and an unbuilt site is no fault.
+  let files: MiddlewareHandler | undefined;
+  return async (c, next) => {
     if (!docsSiteBuilt(root)) return c.html(notBuilt(root), 404);
     c.header("Cache-Control", c.req.path.startsWith("/docs/assets/") ? "public, max-age=31536000, immutable" : "no-cache");
-    await next();
-  },
-  serveStatic({ root, rewriteRequestPath: (path) => path.replace(/^\/docs/, "") }),
-];
+    files ??= serveStatic({ root, rewriteRequestPath: (path) => path.replace(/^\/docs/, "") });
+    return files(c, next);
+  };
+};

@@ -8,6 +8,7 @@ import { VOAR_CLI } from "../shared/cli-invocation.js";
 import { demoOptionsFromEnv, DemoOptionError } from "./demo-options.js";
 import { UnknownSourceError } from "./demo-sources.js";
 import { startDemoServer, type DemoServer } from "./demo-server.js";
+import { stopOnSignals } from "./stop-on-signals.js";
 
 const pc = colorsFor({ out: process.stdout, env: process.env });
 
@@ -45,12 +46,7 @@ const nextMonth = (): string => new Date(Date.now() + 30 * 86_400_000).toISOStri
 try {
   const demo = await startDemoServer(demoOptionsFromEnv(process.env));
   process.stdout.write(banner(demo));
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      process.stdout.write("\nParando…\n");
-      void demo.close().then(() => process.exit(0));
-    });
-  }
+  stopOnSignals(() => demo.close(), { write: (text) => process.stdout.write(text) });
 } catch (e) {
   if (e instanceof DemoOptionError || e instanceof UnknownSourceError || e instanceof ConfigError) {
     process.stderr.write(`voar demo: configuração inválida\n  ${e.message}\n`);

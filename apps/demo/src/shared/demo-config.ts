@@ -27,6 +27,11 @@ export interface DemoConfig {
   readonly openApiUrl: string;
   /** Sources that fail on purpose, to show a partial failure (simulator only). */
   readonly simulatedFailures: readonly string[];
+  /**
+   * The single-airline Companhia ids the deployment has a source for: a search of another id asks no one
+   * (the simulator has no Interline; a real upstream's account lists its own, `VOAR_UPSTREAM_AIRLINES`).
+   */
+  readonly companhias: readonly number[];
 }
 
 /** One airport of the autocomplete, `GET /demo/airports?q=`: core's airport, time zone included. */

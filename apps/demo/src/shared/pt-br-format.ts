@@ -76,3 +76,12 @@ export const formatZoneShift = (minutes: number): string | undefined => {
 
 /** Minutes between two zone-less date-times of the same airport (a connection's wait). */
 export const minutesBetween = (from: string, to: string): number => wallMinutes(to) - wallMinutes(from);
+
+/**
+ * Cabin names as the wire writes them (`Economica`, no accent, as real upstreams and the spec's examples
+ * send them) spelled for a person: `Econômica`. Other names pass as written.
+ */
+const CABINS: Readonly<Record<string, string>> = { economica: "Econômica", "premium economica": "Premium Econômica" };
+
+/** A cabin as a person reads it: `Econômica` for the wire's `Economica`. */
+export const formatCabin = (cabin: string): string => CABINS[cabin.trim().toLowerCase()] ?? cabin;

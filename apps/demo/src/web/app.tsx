@@ -77,7 +77,16 @@ export const App = () => {
     [search, pageSize, sort],
   );
 
-  const onPage = (n: number) => run && page({ ...run.request, NumeroPagina: n });
+  const onPage = (n: number) => {
+    if (!run) return;
+    page({ ...run.request, NumeroPagina: n });
+    // The pagination is below the rows: the next page starts at the top of the results, not where the person clicked.
+    const results = document.querySelector<HTMLElement>(".results");
+    if (results && results.getBoundingClientRect().top < 0) {
+      const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      results.scrollIntoView({ behavior: smooth ? "smooth" : "auto", block: "start" });
+    }
+  };
   const onView = (f: ModeAFilters, s: SortKey) => {
     setFilters(f);
     setSort(s);
@@ -103,8 +112,8 @@ export const App = () => {
         {operatorOpen && config ? (
           <OperatorPanel apiBaseUrl={config.apiBaseUrl} demoAdminKey={config.adminKey} onSearchAgain={run ? () => search({ ...run.request, NumeroPagina: 1 }) : undefined} />
         ) : null}
-        <SearchForm values={values} errors={errors} busy={run?.status === "running"} onChange={setValues} onSubmit={() => void submit(values)} />
-        {run ? <ResultsArea run={run} onPage={onPage} onPageSize={onPageSize} filters={filters} sort={sort} onView={onView} /> : <Intro />}
+        <SearchForm values={values} errors={errors} busy={run?.status === "running"} served={config?.companhias} onChange={setValues} onSubmit={() => void submit(values)} />
+        {run ? <ResultsArea run={run} backend={config?.backend} onPage={onPage} onPageSize={onPageSize} filters={filters} sort={sort} onView={onView} /> : <Intro />}
         {config ? <DeveloperPanel config={config} request={run?.request} /> : null}
       </main>
       <footer class="app-footer container">

@@ -17,6 +17,17 @@ describe("results on the embedded simulator", () => {
     }
   });
 
+  it("price groups hold several itineraries at one price, one-way and round trip, as real answers do", async () => {
+    for (const body of [{ Ida: "2026-12-20" }, { Ida: "2026-12-20", Volta: "2026-12-27" }]) {
+      const env = await last({ Origem: "CNF", Destino: "SDU", ...body, QuantidadePorPagina: 100 });
+      const flights = env.Data[0]!.flights;
+      const several = flights.filter((f) => f.segments.length > 1 || (f.segmentsBack?.length ?? 0) > 1);
+      expect(several.length, JSON.stringify(body)).toBeGreaterThanOrEqual(5);
+      // Every alternative of a group is sold at the group's price: an outbound's (and a return's) own value is one of the group's.
+      for (const f of several) expect(new Set(f.segments.map((s) => s.PontosAdulto < 0)).size).toBe(1);
+    }
+  });
+
   it("Filtros and Ordenacao apply to the whole result: nonstops only, shortest first, totals as meta.Contagens says", async () => {
     const all = await last({ Origem: "CNF", Destino: "SDU", Ida: "2026-12-20" });
     const direct = all.Data[0]!.meta.Contagens.Paradas.find((p) => p.Key === 0)!.Value;

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ModeAEnvelopeSchema, ModeBEnvelopeSchema } from "@voar/core";
 import { main } from "../../src/cli/main.js";
+import { otherAgencies } from "../../src/cli/result-table.js";
+import { formatBrl } from "../../src/shared/pt-br-format.js";
 import { VOAR_CLI } from "../../src/shared/cli-invocation.js";
 import { cliCommand } from "../../src/web/search/cli-command.js";
 
@@ -61,6 +63,18 @@ describe("voar search", () => {
     expect(out).not.toMatch(/\d+\.\d%/);
   });
 
+  it("counts a round trip group's outbound and return options, some more than one, and says what a group is", async () => {
+    const { code, out } = await run(["search", "CNF", "SDU", "2026-12-20", "--volta", "2026-12-27", "--por-pagina", "100"]);
+    expect(code).toBe(0);
+    const header = out.split("\n").find((l) => l.includes("Opções volta"))!;
+    const cells = (line: string) => line.split("│").map((c) => c.trim());
+    const [options, back] = [cells(header).indexOf("Opções"), cells(header).indexOf("Opções volta")];
+    const rows = out.split("\n").filter((l) => /^│ \d+ /.test(l)).map(cells);
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.some((r) => Number(r[options]) > 1 || Number(r[back]) > 1)).toBe(true);
+    expect(out).toContain("Opções e Opções volta contam as idas e as voltas que se combinam por exatamente esse preço.");
+  });
+
   it("--json prints the final envelope, valid against the strict schema, completed", async () => {
     const { code, out } = await run(["search", "CNF", "SDU", "2026-12-20", "--volta", "2026-12-27", "--json"]);
     expect(code).toBe(0);
@@ -115,6 +129,14 @@ describe("voar search", () => {
     expect(meta.Ordenacao).toBe("melhor");
   });
 
+  it("runs the command the page shows for page 2 of 20, and gets that page", async () => {
+    const command = cliCommand({ Origem: "CNF", Destino: "SDU", Ida: "2026-12-20", NumeroPagina: 2, QuantidadePorPagina: 20 }, "http://127.0.0.1:1/api", "k");
+    const args = command.slice(VOAR_CLI.length + 1).replace(/ --base-url \S+ --token \S+$/, "").split(" ");
+    const { code, out } = await run([...args, "--json"]);
+    expect(code).toBe(0);
+    expect(ModeAEnvelopeSchema.parse(JSON.parse(out)).pagination).toMatchObject({ currentPage: 2, pageSize: 20 });
+  });
+
   it("--saida-ida keeps only outbound departures in that local-time window", async () => {
     const { code, out } = await run(["search", "CNF", "SDU", "2026-12-20", "--saida-ida", "06:00-11:59", "--por-pagina", "100", "--json"]);
     expect(code).toBe(0);
@@ -137,6 +159,20 @@ describe("voar search", () => {
     expect(envelope.Data[0]!.Ida.some((o) => (o.Outros?.length ?? 0) > 0)).toBe(true);
   });
 
+  it("--modo b counts the other agencies of a flight once each, however many offers each has, with the cheapest", async () => {
+    const envelope = ModeBEnvelopeSchema.parse(JSON.parse((await run(["search", "CNF", "SDU", "2026-12-20", "--modo", "b", "--json"])).out));
+    const offer = envelope.Data[0]!.Ida.find((o) => new Set((o.Outros ?? []).map((x) => x.Site)).size < (o.Outros ?? []).length);
+    expect(offer, "a flight with two offers of one agency").toBeDefined();
+    const agencies = new Set(offer!.Outros!.map((x) => x.Site)).size;
+    const cheapest = Math.min(...offer!.Outros!.map((x) => x.Valor));
+    expect(otherAgencies(offer!)).toBe(`${agencies} (próxima ${formatBrl(cheapest)})`);
+    const { out } = await run(["search", "CNF", "SDU", "2026-12-20", "--modo", "b"]);
+    expect(out).toContain("Outras agências");
+    expect(out).not.toContain("Outras OTAs");
+    const row = out.split("\n").find((l) => l.includes(offer!.FlightCode) && l.includes(formatBrl(offer!.ValorTotalComTaxa)));
+    expect(row).toContain(`${agencies} (próxima ${formatBrl(cheapest)})`);
+  });
+
   it("--watch streams one JSON snapshot per line with growing versions, the last one completed", async () => {
     const { out } = await run(["search", "CNF", "SDU", "2026-12-20", "--watch"]);
     const lines = out.trim().split("\n").map((l) => JSON.parse(l) as { Completed: boolean; Progresso: { Versao: number } });
@@ -154,9 +190,63 @@ describe("voar search", () => {
     expect(err).toContain("--adultos:");
   });
 
-  it("a missing argument is refused with usage help", async () => {
-    const { code, err } = await run(["search", "CNF"]);
-    expect(code).toBe(2);
-    expect(err).toMatch(/missing required argument/);
+  it("a missing argument, an unknown option or command is refused in Portuguese, with a suggestion", async () => {
+    const missing = await run(["search", "CNF"]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toBe("erro: falta o argumento obrigatório <destino>\n");
+    const option = await run(["search", "CNF", "SDU", "2026-12-20", "--pagna", "2"]);
+    expect(option.code).toBe(2);
+    expect(option.err).toBe("erro: opção desconhecida '--pagna'\n(Você quis dizer --pagina?)\n");
+    const command = await run(["serch"]);
+    expect(command.code).toBe(2);
+    expect(command.err).toBe("erro: comando desconhecido 'serch'\n(Você quis dizer search?)\n");
+  });
+
+  it("--pagina asks for another page of the same result", async () => {
+    const first = ModeAEnvelopeSchema.parse(JSON.parse((await run(["search", "CNF", "SDU", "2026-12-20", "--json"])).out));
+    const { code, out } = await run(["search", "CNF", "SDU", "2026-12-20", "--pagina", "2", "--json"]);
+    expect(code).toBe(0);
+    const second = ModeAEnvelopeSchema.parse(JSON.parse(out));
+    expect(second.pagination).toMatchObject({ currentPage: 2, totalItems: first.pagination.totalItems });
+    const prices = (e: typeof first) => e.Data[0]!.flights.map((f) => f.fareGroup.priceWithTax);
+    expect(Math.min(...prices(second))).toBeGreaterThanOrEqual(Math.max(...prices(first)));
+  });
+
+  it("says a source is receiving (recebendo) while it sends items and has not finished, waiting (aguardando) only before its first", async () => {
+    const { out } = await run(["search", "CNF", "SDU", "2026-12-20"]);
+    const progress = out.split("\n\n")[0]!.split("\n");
+    expect(progress.some((l) => /LATAM\s+recebendo, \d+ itens até agora$/.test(l)), progress.join("\n")).toBe(true);
+    expect(progress.filter((l) => l.includes("aguardando"))).toEqual([]);
+    // A source receiving is listed before it finishes.
+    const latam = progress.filter((l) => /\] LATAM /.test(l)).map((l) => (l.includes("recebendo") ? "recebendo" : l.includes("concluída") ? "concluída" : l));
+    expect(latam.at(0)).toBe("recebendo");
+    expect(latam.at(-1)).toBe("concluída");
+  });
+});
+
+describe("voar --help", () => {
+  const ENGLISH = /Usage|Options|Arguments|Commands|display help|default:|\[options\]|\[command\]/;
+
+  it("explains the search command in Portuguese, defaults included, with no English word of commander's", async () => {
+    const { code, out } = await run(["search", "--help"]);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^Uso: voar search \[opções\] <origem> <destino> <ida>\n/);
+    for (const title of ["Argumentos:", "Opções:"]) expect(out).toContain(`\n${title}\n`);
+    expect(out).toMatch(/--modo <modo>[\s\S]*\(padrão: a\)/);
+    expect(out).toMatch(/--pagina <n>\s+página \(modo A\) \(padrão: 1\)/);
+    expect(out).toMatch(/-h, --help\s+mostra esta ajuda/);
+    expect(out).not.toMatch(ENGLISH);
+  });
+
+  it("lists the commands in Portuguese, and help <comando> gives the command's help", async () => {
+    const top = await run(["--help"]);
+    expect(top.code).toBe(0);
+    expect(top.out).toMatch(/^Uso: voar \[opções\] \[comando\]\n/);
+    expect(top.out).toContain("\nComandos:\n");
+    expect(top.out).toMatch(/search \[opções\] <origem> <destino> <ida>\s+Busca voos/);
+    expect(top.out).toMatch(/help \[comando\]\s+mostra a ajuda de um comando/);
+    expect(top.out).not.toMatch(ENGLISH);
+    const viaHelp = await run(["help", "search"]);
+    expect(viaHelp.out).toBe((await run(["search", "--help"])).out);
   });
 });

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDemoServer, type DemoServer } from "../../src/server/demo-server.js";
 import { formatBrl, formatCount, formatMiles } from "../../src/shared/pt-br-format.js";
 import { ARTIFACTS_DIR, browserAvailability, launchChromium } from "./chromium.js";
-import { airlinesOnPage, pricesOnPage, shot, submitSearch, text, waitComplete, waitForForm, type Watch, watchProgress } from "./page-steps.js";
+import { airlinesOnPage, expectAligned, pricesOnPage, shot, submitSearch, text, waitComplete, waitForForm, type Watch, watchProgress } from "./page-steps.js";
 
 const availability = browserAvailability();
 const DOCS_SCREENSHOT = fileURLToPath(new URL("../../../../docs/demo.png", import.meta.url));
@@ -103,10 +103,19 @@ if (availability.kind === "fail") {
       expect(text(await page.locator('[data-testid="pagina"]').textContent())).toContain(`Página 1 de ${answer.pagination.totalPages}`);
     });
 
-    it("pages through the API's pagination", async () => {
-      await page.locator('nav.pagination button[aria-label="Página 2"]').click();
+    it("pages through the API's pagination, back to the top of the results, and the CLI line asks for the same page", async () => {
+      const next = page.locator('nav.pagination button[aria-label="Página 2"]');
+      await next.scrollIntoViewIfNeeded();
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      expect(await page.locator(".results").evaluate((el) => el.getBoundingClientRect().top)).toBeLessThan(0);
+      await next.click();
       await expect.poll(async () => text(await page.locator('[data-testid="pagina"]').textContent())).toContain("Página 2 de");
       expect(lastRequest().NumeroPagina).toBe(2);
+      // The first rows of the new page are in view, not the pagination the person clicked at the bottom.
+      await expect.poll(() => page.locator(".results").evaluate((el) => Math.round(el.getBoundingClientRect().top))).toBeGreaterThanOrEqual(0);
+      expect(await page.locator(".results").evaluate((el) => el.getBoundingClientRect().top)).toBeLessThan(100);
+      await shot(page, "04a-pagina-2-topo");
+      expect(text(await page.locator(".developer pre").nth(1).textContent())).toContain(" --pagina 2 ");
       const answer = (await api.searchAll(lastRequest())) as ModeAEnvelope;
       expect(await pricesOnPage(page)).toEqual(answer.Data[0]!.flights.map((f) => text(formatBrl(f.fareGroup.priceWithTax))));
       expect(text(await page.locator('nav.pagination [aria-current="page"]').textContent())).toBe("2");
@@ -198,6 +207,10 @@ if (availability.kind === "fail") {
       await card.locator(".offer__compare summary").click();
       const rows = card.locator('[data-testid="comparacao"] tbody tr');
       await expect.poll(() => rows.count()).toBe((first.Outros?.length ?? 0) + 1);
+      // The wire's "Economica" reads with its accent.
+      const cabins = (await card.locator('[data-testid="comparacao"] td[data-label="Cabine"]').allTextContents()).map(text);
+      expect(cabins).toContain("Econômica");
+      expect(cabins).not.toContain("Economica");
       expect(text(await card.locator('[data-testid="economia"]').textContent())).toContain("Economize");
       await card.scrollIntoViewIfNeeded();
       await shot(page, "07-modo-b-comparacao");
@@ -219,6 +232,9 @@ if (availability.kind === "fail") {
       await page.getByRole("button", { name: "Usar a chave da demonstração" }).click();
       await page.getByRole("button", { name: "Entrar" }).click();
       await page.locator('[data-testid="pagante-G3"]').waitFor({ state: "attached" });
+      const switches = text(await page.locator(".switches").textContent());
+      expect(switches).not.toContain("()");
+      expect(switches).toContain("Livelo (programa de pontos)");
       await page.locator("label.switch", { hasText: "GOL" }).click();
       await page.locator(".operator [role=status]", { hasText: "GOL" }).waitFor();
       expect(await page.locator('[data-testid="pagante-G3"]').isChecked()).toBe(false);
@@ -267,11 +283,61 @@ if (availability.kind === "fail") {
         expect(text(await first.locator('[data-pagamento="milhas"]').textContent())).toContain(
           formatMiles(flight.segments[0]!.PontosAdulto, back.PontosAdulto),
         );
+      // Groups hold several itineraries at one price, and the page offers them: "+N horários no mesmo preço".
+      const several = (await allGroups(lastRequest())).filter((f) => f.segments.length > 1 || (f.segmentsBack?.length ?? 0) > 1);
+      expect(several.length).toBeGreaterThanOrEqual(5);
+      await page.locator('select[aria-label="Grupos por página"]').selectOption("100");
+      const more = page.locator('[data-testid="grupo"] .way button.link-button', { hasText: "no mesmo preço" });
+      await expect.poll(() => more.count()).toBeGreaterThan(0);
+      await more.first().click();
+      await expect.poll(() => page.locator(".way__alternatives li").count()).toBeGreaterThan(0);
+      await more.first().scrollIntoViewIfNeeded();
+      await shot(page, "10a-ida-e-volta-mesmo-preco");
+      await page.locator('select[aria-label="Grupos por página"]').selectOption("10");
+      // The page says what a round trip's price group is.
+      expect(text(await page.locator('[data-testid="o-que-e-um-grupo"]').textContent())).toContain("as idas e as voltas que se combinam por exatamente esse preço");
       // The return filter appears with a round trip.
       expect(await page.locator('.filters input[name="horario-volta"]').count()).toBeGreaterThan(1);
       await page.locator("#resultados").evaluate((el) => el.scrollIntoView());
       await shot(page, "10-ida-e-volta");
       await page.getByLabel("Só ida").check();
+    });
+
+    it("offers every Companhia without empty brackets, and says why Interline finds nothing here", async () => {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.locator('input[name="modo"][value="companhia"]').check();
+      const options = (await page.locator("#campo-companhia option").allTextContents()).map(text);
+      expect(options.filter((o) => o.includes("()"))).toEqual([]);
+      expect(options).toContain("Livelo (programa de pontos)");
+      expect(options).toContain("Interline (tarifas entre companhias) · sem fonte nesta demonstração");
+      await page.locator("#campo-companhia").selectOption("1200");
+      await submitSearch(page);
+      await waitComplete(page);
+      expect(lastRequest().Companhia).toBe(1200);
+      const banner = text(await page.locator('[data-testid="sem-fonte"]').textContent());
+      expect(banner).toContain("Nenhuma fonte desta demonstração atende Interline.");
+      expect(banner).toContain("O simulador embutido não tem essa fonte");
+      const summary = text(await page.locator(".progress__summary").textContent());
+      expect(summary).toContain("nenhuma atende esta busca");
+      expect(summary).not.toContain("0 fontes consultadas");
+      await page.locator("#resultados").evaluate((el) => el.scrollIntoView());
+      await shot(page, "10b-interline-sem-fonte");
+      // The same answer as the service gives: completed, no source asked.
+      const answer = await api.searchAll(lastRequest());
+      expect([answer.Completed, answer.Progresso?.FontesTotal]).toEqual([true, 0]);
+      // Back to every airline, as the tests after this one expect.
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.locator('input[name="modo"][value="todas"]').check();
+      await submitSearch(page);
+      await waitComplete(page);
+    });
+
+    it("lines up the Companhia label with its list, and the passenger fields' boxes, on a wide screen", async () => {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.locator('input[name="modo"][value="companhia"]').check();
+      await expectAligned(page);
+      await page.locator("form.search-form").screenshot({ path: `${ARTIFACTS_DIR}01b-formulario-companhia.png`, animations: "disabled" });
+      await page.locator('input[name="modo"][value="todas"]').check();
     });
 
     it("suggests airports by city as the person types, picked with the keyboard", async () => {
@@ -324,6 +390,10 @@ if (availability.kind === "fail") {
       const p = await phone.newPage();
       await p.goto(demo.url);
       await waitForForm(p);
+      await p.locator('input[name="modo"][value="companhia"]').check();
+      await expectAligned(p);
+      await p.locator("form.search-form").screenshot({ path: `${ARTIFACTS_DIR}13a-celular-formulario.png`, animations: "disabled" });
+      await p.locator('input[name="modo"][value="todas"]').check();
       await p.locator("form.search-form button[type=submit]").click();
       await p.locator('section.progress[data-status="completa"]').waitFor({ timeout: 30_000 });
       await p.locator('[data-testid="lista-a"] > li').first().waitFor();

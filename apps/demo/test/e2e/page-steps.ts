@@ -1,5 +1,6 @@
 /** Steps and readings of the demo page shared by the browser tests. */
 import type { Page } from "playwright-core";
+import { expect } from "vitest";
 import { ARTIFACTS_DIR } from "./chromium.js";
 
 /** A screenshot of a step, animations finished, in the artifacts folder. */
@@ -68,3 +69,21 @@ export const waitComplete = (page: Page) => page.locator('section.progress[data-
 export const pricesOnPage = async (page: Page) => (await page.locator('[data-testid="lista-a"] [data-testid="preco"]').allTextContents()).map(text);
 /** The airlines of the Mode A rows on screen, in order. */
 export const airlinesOnPage = (page: Page) => page.locator('[data-testid="lista-a"] [data-testid="grupo"]').evaluateAll((els) => els.map((e) => e.getAttribute("data-cia")));
+
+/**
+ * The form's fields line up: the Companhia label starts where its list starts (not centred above it), and
+ * the three passenger boxes share their top and height whatever lines their labels wrap to.
+ */
+export const expectAligned = async (page: Page) => {
+  const box = async (selector: string) => {
+    const b = await page.locator(selector).boundingBox();
+    if (!b) throw new Error(`${selector} is not on screen`);
+    return b;
+  };
+  const [label, select] = [await box('label[for="campo-companhia"]'), await box("#campo-companhia")];
+  expect(Math.abs(label.x - select.x), "Companhia label and list start at the same x").toBeLessThanOrEqual(1);
+  expect(label.y + label.height, "Companhia label above its list").toBeLessThanOrEqual(select.y + 1);
+  const inputs = await Promise.all(["#campo-adultos", "#campo-criancas", "#campo-bebes"].map(box));
+  expect(new Set(inputs.map((i) => Math.round(i.y))).size, `passenger boxes at ${inputs.map((i) => i.y).join(", ")}`).toBe(1);
+  expect(new Set(inputs.map((i) => Math.round(i.height))).size).toBe(1);
+};

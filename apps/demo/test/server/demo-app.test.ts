@@ -1,10 +1,10 @@
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { airportsPtBr } from "@voar/core/airports";
 import { createApp, defineConfig, silentLogger } from "@voar/hono-edge";
 import { createSimulator } from "@voar/testing/simulator";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDemoApp } from "../../src/server/demo-app.js";
 import type { DemoConfig } from "../../src/shared/demo-config.js";
 
@@ -16,12 +16,14 @@ const config: DemoConfig = {
   docsUrl: "/api/docs",
   openApiUrl: "/api/openapi.json",
   simulatedFailures: [],
+  companhias: [1, 2, 3, 11, 13, 22, 26, 34],
 };
 
 let app: ReturnType<typeof createDemoApp>;
+let webRoot: string;
 
 beforeAll(async () => {
-  const webRoot = await mkdtemp(join(tmpdir(), "voar-demo-web-"));
+  webRoot = await mkdtemp(join(tmpdir(), "voar-demo-web-"));
   await mkdir(join(webRoot, "assets"));
   await writeFile(join(webRoot, "index.html"), "<!doctype html><title>Voar</title>");
   await writeFile(join(webRoot, "assets", "index-abc.js"), "console.log(1)");
@@ -31,6 +33,10 @@ beforeAll(async () => {
     logger: silentLogger,
   });
   app = createDemoApp({ service, basePath: "/api", config, airports: airportsPtBr, webRoot });
+});
+
+afterAll(async () => {
+  await rm(webRoot, { recursive: true, force: true });
 });
 
 describe("the demo app", () => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { airportsPtBr } from "@voar/core/airports";
 import { createApp, defineConfig, silentLogger } from "@voar/hono-edge";
 import { createSimulator } from "@voar/testing/simulator";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createDemoApp } from "../../src/server/demo-app.js";
 import type { DemoConfig } from "../../src/shared/demo-config.js";
 
@@ -16,13 +16,16 @@ const config: DemoConfig = {
   docsUrl: "/api/docs",
   openApiUrl: "/api/openapi.json",
   simulatedFailures: [],
+  companhias: [1, 2, 3, 11, 13, 22, 26, 34],
 };
 
 let folder: string;
 let docsRoot: string;
 let app: ReturnType<typeof createDemoApp>;
+let warnings: ReturnType<typeof vi.spyOn>;
 
 beforeAll(async () => {
+  warnings = vi.spyOn(console, "warn");
   folder = await mkdtemp(join(tmpdir(), "voar-demo-docs-"));
   const webRoot = join(folder, "web");
   docsRoot = join(folder, "docs");
@@ -32,12 +35,14 @@ beforeAll(async () => {
   app = createDemoApp({ service, basePath: "/api", config, airports: airportsPtBr, webRoot, docsRoot });
 });
 afterAll(async () => {
+  warnings.mockRestore();
   await rm(folder, { recursive: true, force: true });
 });
 
 describe("the documentation site under /docs", () => {
-  it("says how to build it while it is not built, without failing the demo", async () => {
+  it("says how to build it while it is not built, without failing the demo or warning on the console", async () => {
     const res = await app.request("/docs/");
+    expect(warnings).not.toHaveBeenCalled();
     expect(res.status).toBe(404);
     const text = await res.text();
     expect(text).toContain("npx -y pnpm@10.34.9 docs:build");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { airports, airportsPtBr, CITY_NAMES_PT_BR, createAirportDirectory } from "../../src/airports/index.js";
+import { AIRPORT_NAMES_PT_BR, airports, airportsPtBr, CITY_NAMES_PT_BR, countryNamePtBr, createAirportDirectory, METRO_AREAS } from "../../src/airports/index.js";
+import { AIRPORT_COUNTRIES, AIRPORT_COUNTRY_CODES } from "../../src/airports/airport-data.generated.js";
 
 const codes = (text: string, limit?: number) => airports.search(text, limit).map((a) => a.iata);
 
@@ -79,5 +80,71 @@ describe("airport autocomplete ranking", () => {
       expect(found.length, key).toBeGreaterThan(0);
       for (const a of found) expect(airportsPtBr.get(a.iata)?.city, a.iata).toBe(name);
     }
+  });
+
+  it("finds a metropolitan area's airports by its city code: nyc, rio, sao, bhz, lon", () => {
+    const ptBr = (text: string) => airportsPtBr.search(text).map((a) => a.iata);
+    expect(ptBr("nyc").slice(0, 3)).toEqual(["JFK", "EWR", "LGA"]);
+    expect(ptBr("rio").slice(0, 2)).toEqual(["GIG", "SDU"]);
+    expect(ptBr("sao").slice(0, 3)).toEqual(["GRU", "CGH", "VCP"]);
+    expect(ptBr("SAO").slice(0, 3)).toEqual(["GRU", "CGH", "VCP"]);
+    expect(ptBr("bhz").slice(0, 2)).toEqual(["CNF", "PLU"]);
+    expect(ptBr("lon").slice(0, 6)).toEqual(["LHR", "LGW", "STN", "LTN", "LCY", "SEN"]);
+    expect(codes("nyc").slice(0, 3)).toEqual(["JFK", "EWR", "LGA"]);
+    // After the area's airports, the cities starting with the text, as before.
+    const plain = (city: string) => city.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+    expect(ptBr("sao").slice(3).map((code) => plain(airportsPtBr.get(code)!.city).slice(0, 3))).toEqual(ptBr("sao").slice(3).map(() => "sao"));
+    // A city code is no airport: a search request still names an airport.
+    expect(airports.get("NYC")).toBeUndefined();
+  });
+
+  it("lists each metropolitan area with airports of the table, under a code no airport has", () => {
+    for (const [code, members] of METRO_AREAS) {
+      expect(airports.get(code), code).toBeUndefined();
+      for (const iata of members) expect(airports.get(iata), `${code}: ${iata}`).toBeDefined();
+      // One city and its neighbours: every airport within 120 km of the first (Stockholm's Skavsta is 100 km out).
+      const first = airports.get(members[0]!)!;
+      for (const iata of members) {
+        const a = airports.get(iata)!;
+        expect(Math.hypot(a.latitude - first.latitude, (a.longitude - first.longitude) * Math.cos((first.latitude * Math.PI) / 180)) * 111, `${code}: ${iata}`).toBeLessThan(120);
+      }
+    }
+  });
+
+  it("in pt-BR: countries in Portuguese, found by either name", () => {
+    expect(airportsPtBr.get("JFK")?.country).toBe("Estados Unidos");
+    expect(airportsPtBr.get("GRU")?.country).toBe("Brasil");
+    expect(airportsPtBr.get("LHR")?.country).toBe("Reino Unido");
+    expect(airportsPtBr.get("FRA")?.country).toBe("Alemanha");
+    expect(airportsPtBr.get("NRT")?.country).toBe("Japão");
+    const ptBr = (text: string) => airportsPtBr.search(text, 50).map((a) => a.iata);
+    expect(ptBr("alemanha")).toContain("FRA");
+    expect(ptBr("germany")).toContain("FRA");
+    // The contract's directory keeps the data set's names.
+    expect(airports.get("JFK")?.country).toBe("United States");
+  });
+
+  it("has an ISO code for every country of the table but one dissolved, each named in Portuguese", () => {
+    const withoutCode = AIRPORT_COUNTRIES.filter((_, i) => AIRPORT_COUNTRY_CODES[i] === "");
+    expect(withoutCode).toEqual(["Netherlands Antilles"]);
+    for (const code of AIRPORT_COUNTRY_CODES.filter((c) => c !== "")) {
+      expect(code, code).toMatch(/^[A-Z]{2}$/);
+      expect(countryNamePtBr(code), code).toBeDefined();
+    }
+    expect(countryNamePtBr("")).toBeUndefined();
+    expect(countryNamePtBr("QQ")).toBeUndefined();
+  });
+
+  it("in pt-BR: the main airports of Brazil and Portugal by their own names, found by either name", () => {
+    expect(airportsPtBr.get("GIG")?.name).toBe("Aeroporto Internacional do Galeão");
+    expect(airportsPtBr.get("CNF")?.name).toBe("Aeroporto Internacional de Confins");
+    expect(airportsPtBr.get("LIS")?.name).toBe("Aeroporto Humberto Delgado");
+    const ptBr = (text: string) => airportsPtBr.search(text).map((a) => a.iata);
+    expect(ptBr("santos dumont")[0]).toBe("SDU");
+    expect(ptBr("confins")[0]).toBe("CNF");
+    expect(ptBr(airports.get("GRU")!.name)[0]).toBe("GRU");
+    for (const iata of AIRPORT_NAMES_PT_BR.keys()) expect(airports.get(iata), iata).toBeDefined();
+    // The contract's directory keeps the data set's names.
+    expect(airports.get("GIG")?.name).not.toBe("Aeroporto Internacional do Galeão");
   });
 });

@@ -28,10 +28,10 @@ describe("polling", () => {
     const upstream = liveUpstream({ simulator: { latencyMs: { latam: 500, gol: 9_000, azul: 3_000 } } });
     const spy = spying(upstream.fetch);
     const source = createUpstreamSource({ baseUrl: upstream.baseUrl, credentials: agency, fetch: spy.fetch });
-    // A round trip: over 100 price groups (a one-way CNF-SDU has about 50).
-    const run = await runSearch(testQuery({ kind: "all-airlines" }, "2026-09-20"), [source]);
+    // A round trip CNF-GIG: over 100 price groups (CNF-SDU has about 80, a one-way about 40).
+    const run = await runSearch({ ...testQuery({ kind: "all-airlines" }, "2026-09-20"), destination: "GIG" }, [source]);
     expect(run.last().sources[0]).toMatchObject({ state: "done" });
-    expect(spy.calls[0]!.body).toMatchObject({ Origem: "CNF", Destino: "SDU", Ida: "2026-09-15", Volta: "2026-09-20", Companhia: -1, NumeroPagina: 1, QuantidadePorPagina: 100 });
+    expect(spy.calls[0]!.body).toMatchObject({ Origem: "CNF", Destino: "GIG", Ida: "2026-09-15", Volta: "2026-09-20", Companhia: -1, NumeroPagina: 1, QuantidadePorPagina: 100 });
     expect(spy.calls.slice(1).every((c) => c.body.LeaseId === "lease-1")).toBe(true);
     const firstPages = spy.calls.filter((c) => c.body.NumeroPagina === 1);
     expect(firstPages.map((c) => c.at)).toEqual([0, 1000, 2500, 4750, 8125, 13188]);

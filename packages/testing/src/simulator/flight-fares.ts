@@ -63,20 +63,22 @@ export interface FlightFares {
  */
 export const priceFlight = (seed: number, profile: CarrierProfile, sim: SimulatedItinerary, passengers: Passengers): FlightFares => {
   const key = flightKey(sim.itinerary);
+  // Fare families are filed per airline, route and day, like the fare classes they are built on.
+  const route = `${profile.airlineId}|${sim.itinerary.origin}|${sim.itinerary.destination}|${sim.itinerary.departure.slice(0, 10)}`;
   const light = cashAdultFare(seed, profile, sim, key);
   const international = isInternational(sim);
   const ownLongHaul = sim.path.hops.some((h) => h.operating === h.marketing && h.km > 3000);
   const cash: { light: PerPassenger; plus?: PerPassenger; max?: PerPassenger; business?: PerPassenger } = { light: cashPerPassenger(profile, light) };
   if (unitHash(seed, "sells-plus", key) < 0.6) {
-    cash.plus = cashPerPassenger(profile, Math.round(light * familyMultiplier(seed, "plus", key)));
+    cash.plus = cashPerPassenger(profile, Math.round(light * familyMultiplier(seed, "plus", route)));
   }
   if (unitHash(seed, "sells-max", key) < 0.45) {
-    cash.max = cashPerPassenger(profile, Math.round(light * familyMultiplier(seed, "max", key)));
+    cash.max = cashPerPassenger(profile, Math.round(light * familyMultiplier(seed, "max", route)));
   }
   if (international && ownLongHaul && unitHash(seed, "sells-business", key) < 0.5) {
-    cash.business = cashPerPassenger(profile, Math.round(light * familyMultiplier(seed, "business", key)));
+    cash.business = cashPerPassenger(profile, Math.round(light * familyMultiplier(seed, "business", route)));
   }
-  return { sim, key, profile, international, passengers, taxes: taxesPerPassenger(sim), cash, award: awardPoints(seed, profile, light, key) };
+  return { sim, key, profile, international, passengers, taxes: taxesPerPassenger(sim), cash, award: awardPoints(seed, profile, light, key, route) };
 };
 
 /** The fares of a booking under one option; undefined when the option is not sold on the flight. */

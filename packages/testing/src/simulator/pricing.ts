@@ -35,47 +35,65 @@ const endpoints = (sim: SimulatedItinerary) => {
 export const isInternational = (sim: SimulatedItinerary): boolean => sim.path.hops.some((h) => h.origin.country !== h.destination.country);
 
 /**
- * The cheapest cash fare of one adult ("Tarifa Light"), taxes excluded, in centavos.
- * Base R$ 250 + 2.2 × km^0.8 of the great circle between origin and destination (about R$ 480 for
- * CNF-SDU, R$ 3,100 for GRU-LIS), times the airline's factor, day-of-week demand, peak hours (+10 %
- * at 06-09 h and 17-20 h, -15 % at night), stops (over 3,000 km a nonstop premium of +12 % and -8 % for
- * two stops; shorter, +8 % for one stop and +15 % for two), and a fare bucket between 0.8 and 2.2 skewed
- * to the cheap end.
+ * The fare classes an airline files on a route, as shares of the route's reference fare. Every flight sells
+ * its cheapest seat in one of them, so flights of one airline on one route and day often cost exactly the
+ * same, as real answers show (price groups of several itineraries: connections through different hubs and
+ * nonstops at different hours at one price).
+ */
+export const FARE_LADDER = [0.8, 0.95, 1.1, 1.3, 1.6, 2.1] as const;
+
+/** Boarding fee of a domestic departure, per passenger, in centavos: R$ 25-45 by airport. */
+const boardingFee = (iata: string): number => 2500 + (hash53(`tax|${iata}`) % 2000);
+/** Connection fee of a domestic connection, per passenger, in centavos (charged instead of a second boarding fee). */
+const CONNECTION_FEE = 1200;
+
+/**
+ * The cheapest cash fare of one adult ("Tarifa Light"), taxes excluded, in centavos, in whole reais less ten
+ * centavos (R$ 389,90). The route's reference fare, R$ 250 + 2.2 × km^0.8 of the great circle between origin
+ * and destination (about R$ 480 for CNF-SDU, R$ 3,100 for GRU-LIS), times the airline's factor, day-of-week
+ * demand and stops (over 3,000 km a nonstop premium of +12 % and -8 % for two stops; shorter, +8 % for one
+ * stop and +15 % for two), and the fare class the flight sells in ({@link FARE_LADDER}, 0.8 to 2.1): drawn
+ * skewed to the cheap end, less so at the peak hours (06-09 h and 17-20 h), more so at night.
  */
 export const cashAdultFare = (seed: number, profile: CarrierProfile, sim: SimulatedItinerary, key: string): number => {
   const { origin, destination } = endpoints(sim);
   const km = distanceKm(origin, destination);
   const rng = rngFor(seed, "fare", profile.airlineId, key);
   const hour = Number(sim.itinerary.departure.slice(11, 13));
-  const hourFactor = (hour >= 6 && hour < 9) || (hour >= 17 && hour < 20) ? 1.1 : hour >= 22 || hour < 5 ? 0.85 : 1;
+  const skew = (hour >= 6 && hour < 9) || (hour >= 17 && hour < 20) ? 1.4 : hour >= 22 || hour < 5 ? 2.8 : 2;
   // Long hauls sell nonstops at a premium over connections through another hub; on shorter routes a
   // connection costs the airline two seats and sells for more, so the nonstop is the fare to beat.
   const stopsFactor =
     km > LONG_HAUL_KM
       ? sim.itinerary.stops === 0 ? 1.12 : sim.itinerary.stops === 1 ? 1 : 0.92
       : sim.itinerary.stops === 0 ? 1 : sim.itinerary.stops === 1 ? 1.08 : 1.15;
-  const bucket = 0.8 + 1.4 * rng.next() ** 2;
+  const step = FARE_LADDER[Math.min(FARE_LADDER.length - 1, Math.floor(FARE_LADDER.length * rng.next() ** skew))]!;
   const day = DAY_FACTOR[weekday(sim.itinerary.departure.slice(0, 10))] ?? 1;
-  const reais = (250 + 2.2 * km ** 0.8) * profile.priceFactor * day * hourFactor * stopsFactor * bucket;
-  return Math.round(reais * 100);
+  const reais = (250 + 2.2 * km ** 0.8) * profile.priceFactor * day * stopsFactor * step;
+  return Math.max(1, Math.round(reais)) * 100 - 10;
 };
 
-/** A higher fare family as a share of the Light fare, drawn per flight: Plus 1.18-1.35, Max 1.45-1.7, Executiva 2.8-3.6. */
-export const familyMultiplier = (seed: number, family: "plus" | "max" | "business", key: string): number => {
-  const rng = rngFor(seed, "family", family, key);
+/**
+ * A higher fare family as a share of the Light fare, filed per airline, route and day (so flights that share
+ * a Light price share the family's): Plus 1.18-1.35, Max 1.45-1.7, Executiva 2.8-3.6.
+ */
+export const familyMultiplier = (seed: number, family: "plus" | "max" | "business", routeKey: string): number => {
+  const rng = rngFor(seed, "family", family, routeKey);
   return family === "plus" ? rng.between(1.18, 1.35) : family === "max" ? rng.between(1.45, 1.7) : rng.between(2.8, 3.6);
 };
 
 /**
- * Boarding taxes per passenger, in centavos: R$ 25-45 per domestic departure (by airport),
- * R$ 90 + R$ 0.015 per km per international hop. Children pay as adults; infants pay nothing on
- * domestic trips and 30 % abroad.
+ * Boarding taxes per passenger, in centavos: the departure airport's fee (R$ 25-45) for a domestic trip,
+ * plus a connection fee of R$ 12 per domestic connection (as Brazil charges a connecting passenger), and
+ * R$ 90 + R$ 0.015 per km per international hop. Children pay as adults; infants pay nothing on domestic
+ * trips and 30 % abroad.
  */
 export const taxesPerPassenger = (sim: SimulatedItinerary): PerPassenger => {
   let adult = 0;
-  for (const hop of sim.path.hops) {
-    adult += hop.origin.country === hop.destination.country ? 2500 + (hash53(`tax|${hop.origin.iata}`) % 2000) : 9000 + Math.round(hop.km * 1.5);
-  }
+  sim.path.hops.forEach((hop, i) => {
+    const domestic = hop.origin.country === hop.destination.country;
+    adult += !domestic ? 9000 + Math.round(hop.km * 1.5) : i === 0 ? boardingFee(hop.origin.iata) : CONNECTION_FEE;
+  });
   return { adult, child: adult, infant: isInternational(sim) ? Math.round(adult * 0.3) : 0 };
 };
 
@@ -87,15 +105,17 @@ export const cashPerPassenger = (profile: CarrierProfile, adult: number): PerPas
 });
 
 /**
- * The award price of a flight, or undefined when the programme has no award seats on it.
- * Points = cash adult fare in reais × a points-per-real rate drawn in the programme's range, rounded.
+ * The award price of a flight, or undefined when the programme has no award seats on it. Points = cash adult
+ * fare in reais × the programme's points-per-real rate for the route and day (drawn in its range), rounded to
+ * the programme's step: flights in one fare class ask the same points, as programmes price by fare class.
  */
-export const awardPoints = (seed: number, profile: CarrierProfile, cashAdult: number, key: string): AwardPoints | undefined => {
+export const awardPoints = (seed: number, profile: CarrierProfile, cashAdult: number, key: string, routeKey: string): AwardPoints | undefined => {
   const rng = rngFor(seed, "award", profile.airlineId, key);
   if (!rng.chance(profile.miles.awardShare)) return undefined;
   const { rounding, childShare } = profile.miles;
   const roundTo = (points: number) => Math.max(rounding, Math.round(points / rounding) * rounding);
-  const adult = roundTo((cashAdult / 100) * rng.between(profile.miles.pointsPerReal[0], profile.miles.pointsPerReal[1]));
+  const rate = rngFor(seed, "award-rate", routeKey).between(profile.miles.pointsPerReal[0], profile.miles.pointsPerReal[1]);
+  const adult = roundTo((cashAdult / 100) * rate);
   return { adult, child: roundTo(adult * childShare) };
 };
 

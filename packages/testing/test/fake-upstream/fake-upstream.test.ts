@@ -110,6 +110,28 @@ describe("the fake upstream", () => {
     faulty.close();
   });
 
+  it("a slow answer the client gives up on rejects with the client's reason, and logs nothing", async () => {
+    const faulty = upstreamWith([{ at: 1, fault: { kind: "slow", delayMs: 30_000 } }]);
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const token = await tokenOf(faulty);
+    const controller = new AbortController();
+    const answer = faulty.fetch(`${faulty.baseUrl}/ConsultaAereo/Consultar`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+      signal: controller.signal,
+    });
+    const reason = new Error("gave up");
+    const rejected = expect(answer).rejects.toBe(reason);
+    await vi.advanceTimersByTimeAsync(1_000);
+    controller.abort(reason);
+    await rejected;
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(errors).not.toHaveBeenCalled();
+    errors.mockRestore();
+    faulty.close();
+  });
+
   it("keeps one search per query and tenant, and rejects a lease that is not known", async () => {
     const token = await tokenOf(upstream);
     const a = asAnswer(await (await consultar(upstream, token)).json());

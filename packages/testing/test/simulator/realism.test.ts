@@ -122,6 +122,19 @@ describe("a 1-hour route flown nonstop (CNF-SDU)", () => {
     }
   });
 
+  it("sells flights in fare classes, so price groups hold several itineraries at one price, one-way and round trip, as real answers do", () => {
+    for (let i = 0; i < 7; i++) {
+      for (const q of [query("CNF", "SDU", dateOf(19 + i)), query("CNF", "SDU", dateOf(19 + i), { returnDate: dateOf(24 + i) })]) {
+        const s = reduce(initialSnapshot(q, [{ id: "sim", name: "Simulador" }]), { type: "batch", sourceId: "sim", offers: simulator.offers(q) });
+        const groups = modeAPage(s, 1, "all", airports).flights;
+        const several = groups.filter((g) => g.outbound.length > 1 || (g.inbound?.length ?? 0) > 1);
+        expect(several.length, `${q.departureDate} ${q.returnDate ?? ""}`).toBeGreaterThanOrEqual(2);
+        // Still mostly distinct prices: a few itineraries per group, never one group for everything.
+        expect(several.length).toBeLessThan(groups.length / 2);
+      }
+    }
+  });
+
   it("gives a round trip tens to low hundreds of price groups (at most outbound x return options), each priced as the sum, none pairing an itinerary over 4h40", () => {
     for (let i = 0; i < 7; i++) {
       const q = query("CNF", "SDU", dateOf(19 + i), { returnDate: dateOf(19 + i + (i % 3) * 3) });

@@ -1,5 +1,5 @@
 import type { ModeASegment } from "@voar/core";
-import { formatClock, formatDuration, minutesBetween } from "../../shared/pt-br-format.js";
+import { formatCabin, formatClock, formatDuration, minutesBetween } from "../../shared/pt-br-format.js";
 
 /** The legs of one itinerary: flight, aircraft, cabin, times, connection waits, and what is included. */
 export const LegList = ({ title, segment }: { readonly title: string; readonly segment: ModeASegment | undefined }) => {
@@ -23,7 +23,7 @@ export const LegList = ({ title, segment }: { readonly title: string; readonly s
                   {leg.managedBy.iata} {leg.flightNumber}
                 </strong>{" "}
                 {leg.departure} {formatClock(leg.departureDate)} → {leg.arrival} {formatClock(leg.arrivalDate)} · {formatDuration(leg.duration)}
-                {leg.aircraftCode ? ` · avião ${String(leg.aircraftCode)}` : ""} · {leg.seatClass.description}
+                {leg.aircraftCode ? ` · avião ${String(leg.aircraftCode)}` : ""} · {formatCabin(leg.seatClass.description)}
                 {leg.operatedBy.iata !== leg.managedBy.iata ? ` · operado por ${leg.operatedBy.name}` : ""}
               </p>
             </li>

@@ -49,6 +49,11 @@ export const ModeAResults = ({ envelope, filters, sort, paging, onPage, onPageSi
           onSort={(s) => onView(filters, s)}
           onPageSize={onPageSize}
         />
+        <p class="muted group-note" data-testid="o-que-e-um-grupo">
+          {group?.meta.ReturnFilter
+            ? "Cada grupo é um preço total de ida e volta de uma companhia: as idas e as voltas que se combinam por exatamente esse preço (os outros horários ficam em “+N horários no mesmo preço”)."
+            : "Cada grupo é um preço de uma companhia: os horários vendidos por exatamente esse preço (os outros ficam em “+N horários no mesmo preço”)."}
+        </p>
         {positioned.length > 0 ? (
           <ol class={paging ? "flight-list is-paging" : "flight-list"} aria-busy={paging} data-testid="lista-a">
             {positioned.map((r) => (

@@ -1,4 +1,5 @@
 import { AIRLINES } from "@voar/core";
+import { airlineLabel } from "../format/airline-label.js";
 import type { SearchFormValues, SearchModeChoice } from "../search/search-form-model.js";
 import { FieldError } from "./field-error.js";
 
@@ -10,12 +11,14 @@ const MODES: readonly { readonly id: SearchModeChoice; readonly label: string; r
 
 interface ModeFieldsProps {
   readonly values: Pick<SearchFormValues, "modo" | "companhia">;
+  /** The Companhia ids the deployment has a source for; undefined while unknown. */
+  readonly served?: readonly number[] | undefined;
   readonly error?: string | undefined;
   readonly onChange: (values: Pick<SearchFormValues, "modo" | "companhia">) => void;
 }
 
 /** The search mode: all airlines (Mode A), the OTA comparison (Mode B), or one airline. */
-export const ModeFields = ({ values, error, onChange }: ModeFieldsProps) => (
+export const ModeFields = ({ values, served, error, onChange }: ModeFieldsProps) => (
   <fieldset class="modes">
     <legend>O que buscar</legend>
     <div class="segmented">
@@ -33,7 +36,8 @@ export const ModeFields = ({ values, error, onChange }: ModeFieldsProps) => (
         <select id="campo-companhia" value={values.companhia} onChange={(e) => onChange({ ...values, companhia: Number(e.currentTarget.value) })}>
           {AIRLINES.map((a) => (
             <option key={a.id} value={a.id}>
-              {a.name} ({a.iata})
+              {airlineLabel(a)}
+              {served && !served.includes(a.id) ? " · sem fonte nesta demonstração" : ""}
             </option>
           ))}
         </select>

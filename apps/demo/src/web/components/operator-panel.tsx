@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { AdminError, listPagante, setPagante, type PaganteEntry } from "../api/pagante-admin.js";
+import { airlineNoteById } from "../format/airline-label.js";
 
 interface OperatorPanelProps {
   readonly apiBaseUrl: string;
@@ -80,7 +81,8 @@ export const OperatorPanel = ({ apiBaseUrl, demoAdminKey, onSearchAgain }: Opera
                 <input type="checkbox" role="switch" checked={e.Pagante} disabled={busy} onChange={() => void toggle(e)} data-testid={`pagante-${e.Iata}`} />
                 <span class="switch__track" aria-hidden="true" />
                 <span class="switch__name">
-                  {e.Nome} <span class="muted">({e.Iata})</span>
+                  {e.Nome}
+                  {airlineNoteById(e.IdCia, e.Iata) ? <span class="muted"> ({airlineNoteById(e.IdCia, e.Iata)})</span> : null}
                 </span>
                 <span class={e.Pagante ? "switch__state" : "switch__state is-off"}>{e.Pagante ? "com pagantes" : "só milhas"}</span>
               </label>

@@ -6,7 +6,7 @@ import type { RunStatus } from "../search/use-search.js";
 type Source = NonNullable<Envelope["Progresso"]>["Fontes"][number];
 
 const STATE: Readonly<Record<Source["Estado"], { readonly icon: string; readonly label: (f: Source) => string }>> = {
-  pendente: { icon: "…", label: (f) => (f.Itens > 0 ? `respondendo · ${formatCount(f.Itens)} ofertas` : "aguardando") },
+  pendente: { icon: "…", label: (f) => (f.Itens > 0 ? `recebendo · ${formatCount(f.Itens)} ${f.Itens === 1 ? "oferta" : "ofertas"} até agora` : "aguardando") },
   concluida: { icon: "✓", label: (f) => `respondeu · ${formatCount(f.Itens)} ${f.Itens === 1 ? "oferta" : "ofertas"}` },
   falhou: { icon: "!", label: () => "falhou" },
 };
@@ -33,7 +33,9 @@ export const ProgressPanel = ({ envelope, status }: ProgressPanelProps) => {
     : status === "failed"
       ? `Busca interrompida: ${done} de ${total} fontes terminaram`
       : complete
-      ? `Busca concluída: ${total} ${total === 1 ? "fonte consultada" : "fontes consultadas"}`
+      ? total === 0
+        ? "Busca concluída sem fontes: nenhuma atende esta busca"
+        : `Busca concluída: ${total} ${total === 1 ? "fonte consultada" : "fontes consultadas"}`
       : `${done} de ${total} fontes responderam`;
   return (
     <section class="card progress" aria-labelledby="andamento-titulo" data-status={complete ? "completa" : status === "failed" ? "falhou" : "andamento"}>

@@ -1,17 +1,20 @@
 import type { ModeAEnvelope, ModeBEnvelope } from "@voar/core";
 import type { Envelope } from "@voar/http-adapter/fetch";
+import type { DemoBackend } from "../../shared/demo-config.js";
 import type { ModeAFilters, SortKey } from "../search/mode-a-view.js";
 import type { SearchRun } from "../search/use-search.js";
 import { JsonBlock } from "./json-viewer.js";
 import { ModeAResults } from "./mode-a-results.js";
 import { ModeBResults } from "./mode-b-results.js";
 import { ProgressPanel } from "./progress-panel.js";
-import { ErrorBanner, PartialFailureBanner } from "./status-banner.js";
+import { ErrorBanner, NoSourceBanner, PartialFailureBanner } from "./status-banner.js";
 
 const isModeA = (e: Envelope): e is ModeAEnvelope => e.pagination !== undefined && (e.Data[0] === undefined || "flights" in e.Data[0]);
 
 interface ResultsAreaProps {
   readonly run: SearchRun;
+  /** Where the results come from, to say why a search had no source. */
+  readonly backend?: DemoBackend | undefined;
   readonly onPage: (page: number) => void;
   readonly onPageSize: (size: number) => void;
   /** The filters and order of the Mode A view asked for. */
@@ -21,7 +24,7 @@ interface ResultsAreaProps {
 }
 
 /** Everything about the search on screen: progress, failures, the results of its mode, and the raw answer. */
-export const ResultsArea = ({ run, onPage, onPageSize, filters, sort, onView }: ResultsAreaProps) => {
+export const ResultsArea = ({ run, backend, onPage, onPageSize, filters, sort, onView }: ResultsAreaProps) => {
   const { envelope } = run;
   const companhia = run.request.Companhia ?? -1;
   const failed = run.status === "failed";
@@ -35,6 +38,7 @@ export const ResultsArea = ({ run, onPage, onPageSize, filters, sort, onView }: 
       <ProgressPanel envelope={envelope} status={run.status} />
       {run.error ? <ErrorBanner message={run.error} /> : null}
       {failed ? null : <PartialFailureBanner envelope={envelope} />}
+      <NoSourceBanner envelope={envelope} companhia={companhia} backend={backend} />
       {envelope ? (
         <div class="raw-answer">
           <JsonBlock label={`JSON da resposta (envelope da API, versão ${envelope.Progresso?.Versao ?? "?"})`} value={envelope} />

@@ -8,12 +8,14 @@ interface SearchFormProps {
   readonly values: SearchFormValues;
   readonly errors: FieldMessages;
   readonly busy: boolean;
+  /** The Companhia ids the deployment has a source for (`companhias` of the demo's settings). */
+  readonly served?: readonly number[] | undefined;
   readonly onChange: (values: SearchFormValues) => void;
   readonly onSubmit: () => void;
 }
 
 /** The search form: airports with autocomplete, dates, passengers and mode. */
-export const SearchForm = ({ values, errors, busy, onChange, onSubmit }: SearchFormProps) => {
+export const SearchForm = ({ values, errors, busy, served, onChange, onSubmit }: SearchFormProps) => {
   const set = <K extends keyof SearchFormValues>(key: K, value: SearchFormValues[K]) => onChange({ ...values, [key]: value });
   const swap = () => onChange({ ...values, origem: values.destino, destino: values.origem });
   return (
@@ -71,7 +73,7 @@ export const SearchForm = ({ values, errors, busy, onChange, onSubmit }: SearchF
       </fieldset>
 
       <PassengerFields values={values} errors={errors} onChange={(key, value) => set(key, value)} />
-      <ModeFields values={values} error={errors.modo} onChange={(v) => onChange({ ...values, ...v })} />
+      <ModeFields values={values} served={served} error={errors.modo} onChange={(v) => onChange({ ...values, ...v })} />
 
       <div class="search-form__actions">
         <button type="submit" class="button button--primary">

@@ -33,7 +33,10 @@ const viewFlags = (r: SearchRequest): string[] => {
   ];
 };
 
-/** The `voar` CLI command of a request, runnable from the repository's root with only Node.js and npm. */
+/**
+ * The `voar` CLI command of a request, runnable from the repository's root with only Node.js and npm: the
+ * same search, view and page (`--pagina`, `--por-pagina` when not the CLI's defaults, 1 and 10).
+ */
 export const cliCommand = (r: SearchRequest, apiUrl: string, token: string): string =>
   [
     `${VOAR_CLI} search ${r.Origem} ${r.Destino} ${r.Ida}`,
@@ -42,6 +45,8 @@ export const cliCommand = (r: SearchRequest, apiUrl: string, token: string): str
     r.Adultos !== undefined && r.Adultos !== 1 ? `--adultos ${r.Adultos}` : "",
     r.Criancas ? `--criancas ${r.Criancas}` : "",
     r.Bebes ? `--bebes ${r.Bebes}` : "",
+    r.NumeroPagina !== undefined && r.NumeroPagina !== 1 ? `--pagina ${r.NumeroPagina}` : "",
+    r.QuantidadePorPagina !== undefined && r.QuantidadePorPagina !== 10 ? `--por-pagina ${r.QuantidadePorPagina}` : "",
     ...viewFlags(r),
     `--base-url ${apiUrl} --token ${token}`,
   ]

@@ -1,24 +1,28 @@
 /**
  * The proxy end to end, over real loopback sockets: the fake upstream (live, over the simulator) served by
- * @hono/node-server; our service (@voar/hono-edge) whose one source is this adapter pointed at it; clients
- * polling our Consultar endpoint and reading our SSE stream. Both get the complete result.
+ * @hono/node-server; our service whose one source is @voar/http-adapter's upstream source pointed at it;
+ * the adapter's clients polling our Consultar endpoint and reading our SSE stream. Both get the complete
+ * result. (Here rather than in http-adapter, which the service depends on: a test there needing the service
+ * made the two packages depend on each other.)
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lastValueFrom, toArray } from "rxjs";
 import { search, snapshotToEnvelope, type SearchQuery } from "@voar/core";
 import { airports } from "@voar/core/airports";
-import { createApp, defineConfig, silentLogger } from "@voar/hono-edge";
-import { createFakeUpstream, createSimulator, liveBackend, type FakeUpstream } from "@voar/testing";
-import { createClient, createUpstreamSource, type Envelope, type UpstreamSource } from "../../src/index.js";
-import { daysAhead, serveLoopback, type Served } from "./support/serve.js";
+import { createClient, createUpstreamSource, type Envelope, type UpstreamSource } from "@voar/http-adapter";
+import { createFakeUpstream, createSimulator, liveBackend, serveOnNode, type FakeUpstream, type ServedOnNode } from "@voar/testing";
+import { createApp, defineConfig, silentLogger } from "../../src/index.js";
+
+/** A date `days` from today, `YYYY-MM-DD` (UTC). */
+const daysAhead = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 const agency = { username: "agencia", password: "segredo" };
 const key = "e2e-key-0123456789";
 const latencyMs = { latam: 300, gol: 700, azul: 1_100 };
 
 let upstream: FakeUpstream;
-let upstreamServer: Served;
-let service: Served;
+let upstreamServer: ServedOnNode;
+let service: ServedOnNode;
 let source: UpstreamSource;
 
 beforeAll(async () => {
@@ -26,7 +30,7 @@ beforeAll(async () => {
     backend: liveBackend({ sources: createSimulator({ latencyMs, batches: 2 }).sources }),
     auth: { accounts: [agency] },
   });
-  upstreamServer = await serveLoopback(upstream.app.fetch);
+  upstreamServer = await serveOnNode(upstream.app.fetch);
   source = createUpstreamSource({
     baseUrl: `${upstreamServer.origin}/api`,
     credentials: agency,
@@ -34,7 +38,7 @@ beforeAll(async () => {
     connections: 4,
   });
   const app = createApp({ config: defineConfig({ apiKeys: [{ name: "e2e", key }], search: { pollHintMs: 200 } }), sources: [source], logger: silentLogger });
-  service = await serveLoopback(app.fetch);
+  service = await serveOnNode(app.fetch);
 });
 
 afterAll(async () => {
