@@ -5,7 +5,9 @@ import type { AirportDirectory } from "@voar/core";
 import { airports as defaultAirports } from "@voar/core/airports";
 import type { HttpTransport } from "../transport/http-transport.js";
 import { AuthSession } from "./auth-session.js";
+import { CompletionTimes } from "./completion-times.js";
 import type { UpstreamCredentials } from "./credentials.js";
+import { DEFAULT_OFFER_VALIDITY_MS } from "./offer-freshness.js";
 import { pollingWith, type PollingOptions } from "./poll-pacing.js";
 import type { UpstreamContext } from "./upstream-context.js";
 
@@ -22,6 +24,11 @@ export interface UpstreamOptions {
   readonly requestTimeoutMs?: number | undefined;
   /** `QuantidadePorPagina` asked in Mode A (pages beyond the first are fetched once complete). Default 100. */
   readonly pageSize?: number | undefined;
+  /**
+   * How long an offer counts as current from the time it was seen (its `validUntil`); half of it for an
+   * answer the upstream says came from its own cache (`ByCache`). Default 600 000 ms.
+   */
+  readonly offerValidityMs?: number | undefined;
 }
 
 /** Builds the context shared by the sources of one adapter. */
@@ -37,5 +44,7 @@ export const upstreamContext = (options: UpstreamOptions, transport: HttpTranspo
     requestTimeoutMs,
     pageSize: options.pageSize ?? 100,
     leases: new Map(),
+    offerValidityMs: options.offerValidityMs ?? DEFAULT_OFFER_VALIDITY_MS,
+    completions: new CompletionTimes(),
   };
 };
