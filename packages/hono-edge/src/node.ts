@@ -31,6 +31,8 @@ import { deploymentFingerprint, deploymentKeyPrefix } from "./config/deployment-
 import { systemClock } from "./clock.js";
 import type { SessionStore } from "./search/session-store.js";
 import { upstreamSourcesFor } from "./sources/upstream-sources.js";
+import { cachedUpstreamSources } from "./sources/cached-upstream.js";
+import type { AnswerStore } from "./sources/answer-store.js";
 
 const env = process.env;
 const logger = jsonLinesLogger(batchedLineWriter());
@@ -104,9 +106,10 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal): 
   let store: SessionStore | undefined;
   let rateLimiters = memoryRateLimiters(systemClock);
   let keyPrefix: string | undefined;
+  let answers: AnswerStore | undefined;
   const redis = config.store.redis;
   if (redis) {
-    const { createRedisSessionStore, openRedisConnection, redisRateLimiters } = await loadOptional(() => import("./redis/index.js"), "ioredis", "store.redis");
+    const { createRedisSessionStore, createRedisAnswerStore, openRedisConnection, redisRateLimiters } = await loadOptional(() => import("./redis/index.js"), "ioredis", "store.redis");
     // Every key under the deployment's fingerprint (what answers its searches): deployments with other
     // sources on the same Redis never see these searches, whatever prefix they were given.
     keyPrefix = deploymentKeyPrefix(redis.keyPrefix, await deploymentFingerprint(config, simulator));
@@ -126,6 +129,14 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal): 
     });
     store = redisStore;
     rateLimiters = redisRateLimiters({ redis: connection, keyPrefix, fallback: rateLimiters, logger: log });
+    if (config.upstream?.cache.enabled) answers = createRedisAnswerStore({ redis: connection, keyPrefix, maxEntries: config.upstream.cache.maxEntries });
+  }
+  if (config.upstream) {
+    // The upstream's answers shared by every tenant (and, through Redis, every instance); stopped before the connections close.
+    const cached = cachedUpstreamSources(sources, config.upstream, { clock: systemClock, logger: log, store: answers });
+    sources = cached.sources;
+    const cache = cached.cache;
+    if (cache) closers.unshift(() => Promise.resolve(cache.close()));
   }
   return {
     sources,

@@ -33,8 +33,27 @@ describe("upstream and store settings", () => {
       },
     });
     if (!r.ok) throw new Error(r.errors.join("\n"));
-    expect(r.config.upstream).toEqual({ url: "https://up.example/api", username: "agencia", password: "segredo", airlines: [1, 2, 3], otas: false, requestTimeoutMs: 5_000 });
+    expect(r.config.upstream).toEqual({
+      url: "https://up.example/api",
+      username: "agencia",
+      password: "segredo",
+      airlines: [1, 2, 3],
+      otas: false,
+      requestTimeoutMs: 5_000,
+      cache: { enabled: true, freshMs: 300_000, staleMs: 300_000, maxEntries: 2_000 },
+    });
     expect(r.config.store).toEqual({ redis: { url: "redis://10.0.0.5:6379/2", keyPrefix: "prod:" } });
+  });
+
+  it("read the answer cache from VOAR_UPSTREAM_CACHE_* variables, and refuse a freshness window under a second", () => {
+    const upstream = { VOAR_UPSTREAM_URL: "https://up.example/api", VOAR_UPSTREAM_TOKEN: "t" };
+    const r = loadConfig({
+      file: base,
+      env: { ...upstream, VOAR_UPSTREAM_CACHE_ENABLED: "false", VOAR_UPSTREAM_CACHE_FRESH_MS: "60000", VOAR_UPSTREAM_CACHE_STALE_MS: "0", VOAR_UPSTREAM_CACHE_MAX_ENTRIES: "500" },
+    });
+    if (!r.ok) throw new Error(r.errors.join("\n"));
+    expect(r.config.upstream?.cache).toEqual({ enabled: false, freshMs: 60_000, staleMs: 0, maxEntries: 500 });
+    expect(errorsOf({}, { ...upstream, VOAR_UPSTREAM_CACHE_FRESH_MS: "10" })[0]).toMatch(/^upstream\.cache\.freshMs: .*\(from VOAR_UPSTREAM_CACHE_FRESH_MS\)$/);
   });
 
   it("a Redis URL in the environment replaces a file's in-memory store; VOAR_REDIS_URL is an alias", () => {

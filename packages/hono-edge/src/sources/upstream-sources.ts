@@ -39,6 +39,8 @@ export const upstreamSourcesFor = (upstream: UpstreamConfig, adapter: UpstreamAd
     baseUrl: upstream.url,
     credentials: upstreamCredentials(upstream),
     ...(upstream.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: upstream.requestTimeoutMs }),
+    // An offer is current for as long as the cache serves its answer fresh.
+    offerValidityMs: upstream.cache.freshMs,
   };
   const airlines = adapter.createFanOutSources({ ...common, airlines: upstream.airlines ?? UPSTREAM_AIRLINE_IDS });
   const otas = upstream.otas ? adapter.createUpstreamSource({ ...common, id: UPSTREAM_OTAS_SOURCE_ID, name: "OTAs do fornecedor" }) : undefined;
