@@ -112,7 +112,7 @@ describe("the answer cache", () => {
     const controller = new AbortController();
     const it = cached!.search(query, controller.signal)[Symbol.asyncIterator]();
     expect(((await it.next()).value as unknown[]).length).toBeGreaterThan(0); // the stale offers
-    await it.return(undefined); // the search stops
+    await it.return!(undefined); // the search stops
     expect(cache.inFlight()).toBe(1);
     await settle();
     expect(cache.inFlight()).toBe(0);

@@ -12,14 +12,14 @@
 
 /** Weight of the latest observation in the moving average. */
 const ALPHA = 0.3;
-/** After a completion found at the first aimed poll, the next aim is this much earlier. */
+/** After a completion found at the first aimed poll, the next aim is this much earlier: it may have been complete long before. */
 const EARLIER = 0.95;
 
 /** Learned completion times of upstream searches, by source id (one table per adapter). */
 export class CompletionTimes {
   private readonly bySource = new Map<string, number>();
 
-  /** The expected time from the start of a search of this source to its completion, in ms; undefined until one completed. */
+  /** The expected time from the first answer of a search of this source to its completion, in ms; undefined until one completed. */
   expected(sourceId: string): number | undefined {
     return this.bySource.get(sourceId);
   }
@@ -37,10 +37,16 @@ export class CompletionTimes {
 
 /**
  * The wait before the next poll of a fan-out search: at least `backoffMs` (the backoff, or the upstream's
- * pace), and, while the source is expected to complete later, until then.
+ * pace); while the source is expected to complete later, until then; once that time passed without the
+ * answer, at least the step the aim was moved earlier by (so a slow airline aimed a little early is found
+ * at the next poll, not after many short backoff steps).
  *
  * @example
  * pacedDelay(1_000, 2_000, 25_000); // 23000: the airline usually answers after 25 s
+ * pacedDelay(1_000, 25_100, 25_000); // 1250: aimed a little early; it should not be long now
  */
-export const pacedDelay = (backoffMs: number, elapsedMs: number, expectedMs: number | undefined): number =>
-  expectedMs !== undefined && elapsedMs < expectedMs ? Math.max(backoffMs, Math.round(expectedMs - elapsedMs)) : backoffMs;
+export const pacedDelay = (backoffMs: number, elapsedMs: number, expectedMs: number | undefined): number => {
+  if (expectedMs === undefined) return backoffMs;
+  if (elapsedMs < expectedMs) return Math.max(backoffMs, Math.round(expectedMs - elapsedMs));
+  return Math.max(backoffMs, Math.round(expectedMs * (1 - EARLIER)));
+};

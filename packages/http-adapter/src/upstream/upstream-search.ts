@@ -73,11 +73,16 @@ export async function* upstreamSearch(
   const read = (json: unknown) => readUpstreamAnswer(json, readContext);
   const bodyFor = (page: number) => (pollId ? { LeaseId: pollId, ...pagingOf(query, page, ctx.pageSize) } : searchRequestBody(query, page, ctx.pageSize));
 
+  // When the first answer came: the upstream's search exists from then on (a login or a queue before it
+  // is not the airline's time). The fan-out's learned pacing counts from here.
+  let firstAnswerAt: number | undefined;
   const fresh = (offers: readonly Offer[], json: unknown) => withFreshness(offers, Date.now(), ctx.offerValidityMs, answeredFromCache(json));
   let failures = 0;
   for (let poll = 1; ; poll++) {
     if (poll > p.maxPolls || Date.now() - started > p.maxDurationMs) throw new SourceTimeout({ afterMs: Date.now() - started });
     let result: ConsultarResult;
+    // When this poll left: the search was complete by then if its answer says so (the answer's own trip aside).
+    const sentAt = Date.now();
     try {
       result = await consultar(ctx, bodyFor(1), signal);
     } catch (error) {
@@ -90,6 +95,7 @@ export async function* upstreamSearch(
       continue;
     }
     failures = 0;
+    firstAnswerAt ??= Date.now();
     const answer = polls.read(result.json);
     if (answer instanceof MalformedPayload) throw answer;
     const refused = upstreamFailure(answer);
@@ -113,13 +119,14 @@ export async function* upstreamSearch(
         rest.push(...more.offers);
       }
       ctx.leases.delete(leaseKey);
-      if (learnPace) ctx.completions.record(sourceId, Date.now() - started, poll === 2);
+      // Complete at its first answer (an upstream's cached search) says nothing of the airline's time.
+      if (learnPace && poll > 1) ctx.completions.record(sourceId, Math.max(0, sentAt - firstAnswerAt), poll === 2);
       yield fresh(changes.of(stableOfferIds([...answer.offers, ...rest])), result.json);
       return;
     }
     const changed = changes.of(stableOfferIds(answer.offers));
     yield fresh(changed, result.json);
     const backoff = pollDelay(p, poll, result.paceMs);
-    await sleep(learnPace ? pacedDelay(backoff, Date.now() - started, ctx.completions.expected(sourceId)) : backoff, signal);
+    await sleep(learnPace ? pacedDelay(backoff, Date.now() - firstAnswerAt, ctx.completions.expected(sourceId)) : backoff, signal);
   }
 }

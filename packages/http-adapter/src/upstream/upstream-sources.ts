@@ -46,6 +46,11 @@ export interface FanOutIdentity {
   readonly airlines?: readonly number[] | undefined;
   /** Prefix of the source ids: `<prefix><airline slug>`. Default `upstream:`. */
   readonly idPrefix?: string | undefined;
+  /**
+   * `"learned"` (default): polls aimed at the time each airline's searches usually complete, learned as they
+   * run, on top of the backoff. `"backoff"`: the backoff and the upstream's hints alone.
+   */
+  readonly pacing?: "learned" | "backoff" | undefined;
 }
 
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
@@ -57,8 +62,9 @@ const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
  * fan-out costs about as many requests as one all-airlines search while its first result still comes from
  * the fastest airline.
  */
-export const fanOutSources = (ctx: UpstreamContext, identity: FanOutIdentity = {}): UpstreamSource[] =>
-  (identity.airlines ?? AIRLINES.map((a) => a.id)).map((airlineId) => {
+export const fanOutSources = (ctx: UpstreamContext, identity: FanOutIdentity = {}): UpstreamSource[] => {
+  const learn = identity.pacing !== "backoff";
+  return (identity.airlines ?? AIRLINES.map((a) => a.id)).map((airlineId) => {
     const airline = airlineById(airlineId);
     if (!airline) throw new RangeError(`Companhia ${airlineId} is not a single-airline id (decisions.md)`);
     const id = `${identity.idPrefix ?? "upstream:"}${slug(airline.name)}`;
@@ -70,7 +76,8 @@ export const fanOutSources = (ctx: UpstreamContext, identity: FanOutIdentity = {
       airlineId,
       serves,
       session: ctx.session,
-      search: (query: SearchQuery, signal: AbortSignal) => upstreamSearch(ctx, id, { ...query, mode: { kind: "single-airline", airlineId } }, signal, true),
+      search: (query: SearchQuery, signal: AbortSignal) => upstreamSearch(ctx, id, { ...query, mode: { kind: "single-airline", airlineId } }, signal, learn),
       close: () => ctx.transport.close(),
     };
   });
+};

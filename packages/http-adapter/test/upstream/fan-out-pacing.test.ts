@@ -59,8 +59,9 @@ describe("fan-out pacing", () => {
   it("follows an airline that became slower than it was to its answer, on the backoff", async () => {
     const times = new CompletionTimes();
     times.record("upstream:gol", 2_000, false);
-    // Expected at 2 s; 5 s in and still running: the backoff decides.
+    // Expected at 2 s; 5 s in and still running: the backoff decides, or the aim's step when longer.
     expect(pacedDelay(1_500, 5_000, times.expected("upstream:gol"))).toBe(1_500);
+    expect(pacedDelay(1_500, 45_100, 45_000)).toBe(2_250);
     expect(pacedDelay(1_000, 500, times.expected("upstream:gol"))).toBe(1_500);
     // Seen complete later: the estimate moves towards it, not all the way at once.
     times.record("upstream:gol", 12_000, false);
