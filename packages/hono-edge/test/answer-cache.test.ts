@@ -10,6 +10,8 @@ import { search, type SearchQuery, type SearchSnapshot, type SearchSource } from
 import { systemClock } from "../src/clock.js";
 import { createMemoryAnswerStore, type AnswerStore } from "../src/sources/answer-store.js";
 import { createAnswerCache, type CacheLookup } from "../src/sources/cached-sources.js";
+import { cachedUpstreamSources, upstreamAccount } from "../src/sources/cached-upstream.js";
+import { UpstreamSchema } from "../src/config/deploy-schema.js";
 import { ADMIN_KEY, API_KEY, consultar, NOW, OTHER_KEY, QUERY, testApp } from "./support/app.js";
 
 beforeEach(() => vi.useFakeTimers({ now: NOW }));
@@ -234,5 +236,26 @@ describe("the answer cache in the service", () => {
     // acme's own search still hides them.
     const acmeAgain = (await consultar(app, body, { Authorization: `Bearer ${API_KEY}` })).body;
     expect(acmeAgain.Data[0].Ida.every((o) => o.PontosAdulto >= 0)).toBe(true);
+  });
+});
+
+describe("the answer cache as configured", () => {
+  const upstream = (over: Record<string, unknown>) =>
+    UpstreamSchema.parse({ url: "https://up.example/api/", token: "a-secret-token-0123456789", ...over });
+
+  it("names the upstream account by its URL and login, a token only by a digest", () => {
+    expect(upstreamAccount(upstream({}))).toMatch(/^https:\/\/up\.example\/api\|token:[0-9a-z]+$/);
+    expect(upstreamAccount(upstream({}))).not.toContain("a-secret-token");
+    expect(upstreamAccount(upstream({ token: undefined, username: "agencia", password: "segredo" }))).toBe("https://up.example/api|user:agencia");
+  });
+
+  it("wraps the sources when enabled, and leaves them as they are when not", () => {
+    const { source } = countedLatam();
+    const on = cachedUpstreamSources([source], upstream({}), { clock: systemClock });
+    expect(on.cache).toBeDefined();
+    expect(on.sources[0]).not.toBe(source);
+    expect(on.sources.map((s) => [s.id, s.kind, s.airlineId])).toEqual([[source.id, source.kind, source.airlineId]]);
+    const off = cachedUpstreamSources([source], upstream({ cache: { enabled: false } }), { clock: systemClock });
+    expect(off).toEqual({ sources: [source], cache: undefined });
   });
 });
