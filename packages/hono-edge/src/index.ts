@@ -14,7 +14,7 @@ export { systemClock, type Clock } from "./clock.js";
 export { ServiceConfigSchema, ApiKeySchema, AgencySchema, type ServiceConfig, type ServiceConfigInput } from "./config/config-schema.js";
 export { loadConfig, defineConfig, ConfigError, type ConfigResult, type ConfigSources } from "./config/load-config.js";
 export { ENV_VARS, configFromEnv, type EnvConfig } from "./config/env-config.js";
-export { UpstreamSchema, UpstreamCacheSchema, StoreSchema, UPSTREAM_AIRLINE_IDS, type UpstreamConfig, type StoreConfig } from "./config/deploy-schema.js";
+export { UpstreamSchema, UpstreamCacheSchema, StoreSchema, UPSTREAM_AIRLINE_IDS, upstreamCacheOf, type UpstreamConfig, type UpstreamCacheConfig, type StoreConfig } from "./config/deploy-schema.js";
 export { deploymentFingerprint, deploymentIdentity, deploymentKeyPrefix, type SimulatorIdentity } from "./config/deployment-fingerprint.js";
 
 // Sources: a real upstream through the adapter the runtime has

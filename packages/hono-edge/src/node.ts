@@ -32,6 +32,7 @@ import { systemClock } from "./clock.js";
 import type { SessionStore } from "./search/session-store.js";
 import { upstreamSourcesFor } from "./sources/upstream-sources.js";
 import { cachedUpstreamSources } from "./sources/cached-upstream.js";
+import { upstreamCacheOf } from "./config/deploy-schema.js";
 import type { AnswerStore } from "./sources/answer-store.js";
 
 const env = process.env;
@@ -129,7 +130,8 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal): 
     });
     store = redisStore;
     rateLimiters = redisRateLimiters({ redis: connection, keyPrefix, fallback: rateLimiters, logger: log });
-    if (config.upstream?.cache.enabled) answers = createRedisAnswerStore({ redis: connection, keyPrefix, maxEntries: config.upstream.cache.maxEntries });
+    const cache = config.upstream ? upstreamCacheOf(config.upstream) : undefined;
+    if (cache?.enabled) answers = createRedisAnswerStore({ redis: connection, keyPrefix, maxEntries: cache.maxEntries });
   }
   if (config.upstream) {
     // The upstream's answers shared by every tenant (and, through Redis, every instance); stopped before the connections close.

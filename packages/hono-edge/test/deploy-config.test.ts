@@ -2,6 +2,7 @@ import { createFanOutSources, createUpstreamSource } from "@voar/http-adapter/fe
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/load-config.js";
 import { upstreamSourcesFor } from "../src/sources/upstream-sources.js";
+import { upstreamCacheOf } from "../src/config/deploy-schema.js";
 
 const KEY = "a-valid-api-key-0123456789";
 const base = { apiKeys: [{ name: "acme", key: KEY }] };
@@ -33,15 +34,7 @@ describe("upstream and store settings", () => {
       },
     });
     if (!r.ok) throw new Error(r.errors.join("\n"));
-    expect(r.config.upstream).toEqual({
-      url: "https://up.example/api",
-      username: "agencia",
-      password: "segredo",
-      airlines: [1, 2, 3],
-      otas: false,
-      requestTimeoutMs: 5_000,
-      cache: { enabled: true, freshMs: 300_000, staleMs: 300_000, maxEntries: 2_000 },
-    });
+    expect(r.config.upstream).toEqual({ url: "https://up.example/api", username: "agencia", password: "segredo", airlines: [1, 2, 3], otas: false, requestTimeoutMs: 5_000 });
     expect(r.config.store).toEqual({ redis: { url: "redis://10.0.0.5:6379/2", keyPrefix: "prod:" } });
   });
 
@@ -53,6 +46,8 @@ describe("upstream and store settings", () => {
     });
     if (!r.ok) throw new Error(r.errors.join("\n"));
     expect(r.config.upstream?.cache).toEqual({ enabled: false, freshMs: 60_000, staleMs: 0, maxEntries: 500 });
+    // Absent: on, with the defaults.
+    expect(upstreamCacheOf({})).toEqual({ enabled: true, freshMs: 300_000, staleMs: 300_000, maxEntries: 2_000 });
     expect(errorsOf({}, { ...upstream, VOAR_UPSTREAM_CACHE_FRESH_MS: "10" })[0]).toMatch(/^upstream\.cache\.freshMs: .*\(from VOAR_UPSTREAM_CACHE_FRESH_MS\)$/);
   });
 

@@ -23,8 +23,13 @@ export const UpstreamCacheSchema = z
     staleMs: z.int().min(0).max(86_400_000).default(300_000),
     /** Answers kept at most (the oldest forgotten first). Default 2 000. */
     maxEntries: z.int().min(1).max(1_000_000).default(2_000),
-  })
-  .default({ enabled: true, freshMs: 300_000, staleMs: 300_000, maxEntries: 2_000 });
+  });
+
+/** The answer cache as configured (validated). */
+export type UpstreamCacheConfig = z.output<typeof UpstreamCacheSchema>;
+
+/** The answer cache of an upstream: its own settings, else the defaults (on). */
+export const upstreamCacheOf = (u: { readonly cache?: UpstreamCacheConfig | undefined }): UpstreamCacheConfig => u.cache ?? UpstreamCacheSchema.parse({});
 
 /** A real ConsultaAereo upstream: its URL and either a static token or an agency login. */
 export const UpstreamSchema = z
@@ -53,8 +58,8 @@ export const UpstreamSchema = z
     otas: z.boolean().default(true),
     /** Limit of one HTTP exchange with the upstream, in ms (adapter default 30 000). */
     requestTimeoutMs: z.int().min(100).max(600_000).optional(),
-    /** The answer cache (`upstream.cache.*`). */
-    cache: UpstreamCacheSchema,
+    /** The answer cache (`upstream.cache.*`); absent: on, with its defaults. */
+    cache: UpstreamCacheSchema.optional(),
   })
   .superRefine((u, ctx) => {
     const login = u.username !== undefined || u.password !== undefined;

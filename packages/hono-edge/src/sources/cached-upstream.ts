@@ -5,7 +5,7 @@
  */
 import { hash53, type SearchSource } from "@voar/core";
 import type { Clock } from "../clock.js";
-import type { UpstreamConfig } from "../config/deploy-schema.js";
+import { upstreamCacheOf, type UpstreamConfig } from "../config/deploy-schema.js";
 import type { Logger } from "../logging/logger.js";
 import { createMemoryAnswerStore, type AnswerStore } from "./answer-store.js";
 import { createAnswerCache, type AnswerCache, type CacheLookup } from "./cached-sources.js";
@@ -36,7 +36,7 @@ export const cachedUpstreamSources = (
   upstream: UpstreamConfig,
   o: CachedUpstreamOptions,
 ): { readonly sources: readonly SearchSource[]; readonly cache: AnswerCache | undefined } => {
-  const c = upstream.cache;
+  const c = upstreamCacheOf(upstream);
   if (!c.enabled) return { sources, cache: undefined };
   const cache = createAnswerCache({
     store: o.store ?? createMemoryAnswerStore({ maxEntries: c.maxEntries, clock: o.clock }),
