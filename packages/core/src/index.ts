@@ -17,7 +17,7 @@ export {
   type Airline,
   type AirlineKind,
 } from "./domain/airline.js";
-export { companhiaOf, queryKey, type Passengers, type SearchMode, type SearchQuery } from "./domain/query.js";
+export { companhiaOf, queryKey, type Passengers, type SearchMode, type SearchQuery } from "./query/query.js";
 export { flightKey, routeConfiguration, type Carrier, type Direction, type Itinerary, type Leg } from "./domain/itinerary.js";
 export {
   elapsedMinutes,
@@ -102,7 +102,7 @@ export {
   type ResultView,
   type SortKey,
   type TimeWindow,
-} from "./presentation/result-view.js";
+} from "./query/result-view.js";
 export { modeBResult, singleAirlineResult, type ModeBResult } from "./presentation/mode-b-result.js";
 export { snapshotToEnvelope, type EnvelopeOptions, type SearchFailure, type SearchSuccess } from "./presentation/to-envelope.js";
 export type { ComparisonView, FilterView, MetaView, PageView, PriceGroupView } from "./presentation/views.js";

@@ -1,7 +1,7 @@
 import * as HashMap from "effect/HashMap";
 import * as RedBlackTree from "effect/RedBlackTree";
 import type { DirectionIndex } from "../engine/result-index.js";
-import type { SortKey } from "./result-view.js";
+import type { SortKey } from "../query/result-view.js";
 
 interface Head {
   key: string;

@@ -18,7 +18,7 @@ import {
   viewKey,
   type ResultFilters,
   type ResultView,
-} from "./result-view.js";
+} from "../query/result-view.js";
 import { mergedOrder, mergedSize } from "./merged-order.js";
 import { roundTripPairs, type RoundTripPair } from "./round-trip.js";
 import { byDeparture, groupOffers } from "./select.js";

@@ -2,7 +2,7 @@ import type { AirportDirectory } from "../domain/airport.js";
 import type { Carrier } from "../domain/itinerary.js";
 import type { Offer } from "../domain/offer.js";
 import type { SearchSnapshot } from "../engine/snapshot.js";
-import { stopsBucket } from "./result-view.js";
+import { stopsBucket } from "../query/result-view.js";
 import { byDeparture } from "./select.js";
 
 /**

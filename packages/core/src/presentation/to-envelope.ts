@@ -10,7 +10,7 @@ import type { ModeBOffer, ModeBSearchResult } from "../wire/mode-b-schema.js";
 import type { Offer } from "../domain/offer.js";
 import { toWireProgress } from "../wire/progress.js";
 import { modeAPage } from "./mode-a-page.js";
-import type { ResultView } from "./result-view.js";
+import type { ResultView } from "../query/result-view.js";
 import { modeBResult, singleAirlineResult } from "./mode-b-result.js";
 
 /** Options of {@link snapshotToEnvelope}. */

@@ -1,7 +1,7 @@
 import type { Airport } from "../domain/airport.js";
 import type { Carrier } from "../domain/itinerary.js";
 import type { Offer } from "../domain/offer.js";
-import type { Passengers } from "../domain/query.js";
+import type { Passengers } from "../query/query.js";
 
 /**
  * A Mode A price group, ready to be written as one `flights[]` element: one validating airline at one price,

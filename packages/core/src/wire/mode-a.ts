@@ -1,7 +1,7 @@
 import { routeConfiguration, type Leg } from "../domain/itinerary.js";
 import { savingPercent, type Baggage, type Offer, type PassengerFare, type PassengerType } from "../domain/offer.js";
 import type { FilterView, MetaView, PriceGroupView } from "../presentation/views.js";
-import { DEFAULT_VIEW, hasFilters, type ResultView } from "../presentation/result-view.js";
+import { DEFAULT_VIEW, hasFilters, type ResultView } from "../query/result-view.js";
 import { filtrosOf, SORT_WIRE } from "./request-view.js";
 import type {
   ModeAFareProfile,

@@ -1,4 +1,4 @@
-import { companhiaOf, type SearchQuery } from "../domain/query.js";
+import { companhiaOf, type SearchQuery } from "../query/query.js";
 
 /**
  * The body of `POST /ConsultaAereo/Consultar` for a query (spec 2.1), as clients send it: the inverse of

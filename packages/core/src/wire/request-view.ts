@@ -1,7 +1,7 @@
 import * as z from "zod";
 import type { FieldError } from "./envelope.js";
-import type { DirectionTimes, ResultFilters, ResultView, SortKey, TimeWindow } from "../presentation/result-view.js";
-import { DEFAULT_VIEW } from "../presentation/result-view.js";
+import type { DirectionTimes, ResultFilters, ResultView, SortKey, TimeWindow } from "../query/result-view.js";
+import { DEFAULT_VIEW } from "../query/result-view.js";
 
 /**
  * The optional request members that choose which price groups a Mode A answer holds and in which order:

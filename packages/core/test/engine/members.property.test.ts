@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { hasMember, memberCount, memberId, memberIds, oneMember, removeMember, setMember, SMALL_MEMBERS, type Members } from "../../src/engine/members.js";
 import { reduce } from "../../src/engine/reduce.js";
 import { initialSnapshot, type SearchSnapshot } from "../../src/engine/snapshot.js";
-import type { SearchQuery } from "../../src/domain/query.js";
+import type { SearchQuery } from "../../src/query/query.js";
 import { byPrice, groupOffers } from "../../src/presentation/select.js";
 import { makeOffer, queryA } from "../support/offers.js";
 

@@ -12,7 +12,7 @@ import {
   SORT_KEYS,
   type ResultFilters,
   type ResultView,
-} from "../../src/presentation/result-view.js";
+} from "../../src/query/result-view.js";
 import { byDeparture, groupOffers } from "../../src/presentation/select.js";
 import { airports } from "../../src/airports/index.js";
 import { makeOffer, queryA } from "../support/offers.js";

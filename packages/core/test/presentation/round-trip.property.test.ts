@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { reduce } from "../../src/engine/reduce.js";
 import { initialSnapshot } from "../../src/engine/snapshot.js";
 import type { Offer } from "../../src/domain/offer.js";
-import type { SearchQuery } from "../../src/domain/query.js";
+import type { SearchQuery } from "../../src/query/query.js";
 import { modeAPage } from "../../src/presentation/mode-a-page.js";
 import { maxPlausibleMinutes, MIN_STAY_MINUTES, roundTripPairs } from "../../src/presentation/round-trip.js";
 import { toWireFlight } from "../../src/wire/mode-a.js";

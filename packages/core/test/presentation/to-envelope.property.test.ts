@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { reduce } from "../../src/engine/reduce.js";
 import { initialSnapshot, type SearchSnapshot } from "../../src/engine/snapshot.js";
-import type { SearchQuery } from "../../src/domain/query.js";
+import type { SearchQuery } from "../../src/query/query.js";
 import type { Offer } from "../../src/domain/offer.js";
 import { snapshotToEnvelope } from "../../src/presentation/to-envelope.js";
 import { ErrorEnvelopeSchema, ModeAEnvelopeSchema, ModeBEnvelopeSchema } from "../../src/wire/envelope.js";

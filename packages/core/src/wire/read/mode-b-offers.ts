@@ -22,7 +22,7 @@ import { flightKey } from "../../domain/itinerary.js";
 import { centavosFromDecimal } from "../../domain/money.js";
 import type { MilesPrice, Offer, SellerDiscount } from "../../domain/offer.js";
 import { baggageFromLines } from "./baggage.js";
-import type { Passengers } from "../../domain/query.js";
+import type { Passengers } from "../../query/query.js";
 import { carrierOf, findAirline, parseFlightDesignator } from "./airline-identity.js";
 import { searchTokenOf } from "./envelope-schema.js";
 import { buildItinerary, buildLeg } from "./itinerary-builder.js";

@@ -3,7 +3,7 @@
  * to them exactly (the domain's invariant: an offer's totals are the sums of its fares).
  */
 import type { PassengerFare, PassengerType } from "../../domain/offer.js";
-import type { Passengers } from "../../domain/query.js";
+import type { Passengers } from "../../query/query.js";
 import { splitCentavos } from "./split-centavos.js";
 
 /** What the wire says about one passenger type: its count and the weights its share is taken by. */
