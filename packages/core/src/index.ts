@@ -85,7 +85,7 @@ export { initialSnapshot, hasResults, offerCount, failedSources, type SearchSnap
 export { StringMap } from "./engine/string-map.js";
 export type { SearchEvent } from "./engine/events.js";
 export type { SourceFailure } from "./engine/run-source.js";
-export type { SourceProgress, SourceState } from "./engine/progress.js";
+export type { SourceProgress, SourceState } from "./errors/source-progress.js";
 export { sourcesFor, type SearchSource } from "./engine/source.js";
 export { defaultSourcePolicy, retrySchedule, type SourcePolicy } from "./engine/source-policy.js";
 export { effectToObservable } from "./engine/effect-bridge.js";

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import type { SourceProgress, SourceState } from "../engine/progress.js";
+import type { SourceProgress, SourceState } from "../errors/source-progress.js";
 import { SOURCE_FAILURE } from "../errors/error-catalogue.js";
 import { CountSchema } from "./scalars.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import type { SourceProgress } from "../../src/engine/progress.js";
+import type { SourceProgress } from "../../src/errors/source-progress.js";
 import { ERROR_CATALOGUE, ERROR_CODES, failedSearchAnswer, failedSearchCode, NOT_RETRYABLE_FAILURE_MESSAGE, type ErrorCode } from "../../src/errors/error-catalogue.js";
 import {
   EnvelopeSchema,

@@ -1,4 +1,4 @@
-import type { SourceErrorTag } from "../errors/source-errors.js";
+import type { SourceErrorTag } from "./source-errors.js";
 
 /** Where one source of a search stands. */
 export type SourceState = "pending" | "done" | "failed";
