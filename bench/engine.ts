@@ -9,7 +9,7 @@
  */
 import { reduce } from "../packages/core/src/engine/reduce.js";
 import { initialSnapshot, type SearchSnapshot } from "../packages/core/src/engine/snapshot.js";
-import { modeAPage } from "../packages/core/src/presentation/mode-a-page.js";
+import { modeAPage } from "../packages/core/src/views/mode-a-page.js";
 import type { ResultView } from "../packages/core/src/query/result-view.js";
 import { airports } from "../packages/core/src/airports/index.js";
 import type { Offer } from "../packages/core/src/domain/offer.js";

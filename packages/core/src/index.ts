@@ -91,7 +91,7 @@ export { defaultSourcePolicy, retrySchedule, type SourcePolicy } from "./engine/
 export { effectToObservable } from "./engine/effect-bridge.js";
 
 // Presentation
-export { modeAPage, type ModeAPage } from "./presentation/mode-a-page.js";
+export { modeAPage, type ModeAPage } from "./views/mode-a-page.js";
 export {
   BEST_CENTAVOS_PER_MINUTE,
   DEFAULT_VIEW,
@@ -103,16 +103,16 @@ export {
   type SortKey,
   type TimeWindow,
 } from "./query/result-view.js";
-export { modeBResult, singleAirlineResult, type ModeBResult } from "./presentation/mode-b-result.js";
-export { snapshotToEnvelope, type EnvelopeOptions, type SearchFailure, type SearchSuccess } from "./presentation/to-envelope.js";
-export type { ComparisonView, FilterView, MetaView, PageView, PriceGroupView } from "./presentation/views.js";
+export { modeBResult, singleAirlineResult, type ModeBResult } from "./views/mode-b-result.js";
+export { snapshotToEnvelope, type EnvelopeOptions, type SearchFailure, type SearchSuccess } from "./envelope/to-envelope.js";
+export type { ComparisonView, FilterView, MetaView, PageView, PriceGroupView } from "./views/views.js";
 
 // Wire: request
 export { parseSearchRequest, DEFAULT_PAGE_SIZE, type InvalidRequest, type ParsedRequest, type RequestContext } from "./wire/request.js";
 export type { RequestCompat } from "./wire/request-legacy.js";
 export { ConsultarBodySchema, PollRequestSchema, SearchRequestSchema } from "./wire/request-schema.js";
 export { todayInSaoPaulo } from "./wire/request-dates.js";
-export { filtrosOf, FiltrosSchema, OrdenacaoSchema, readResultView, SORT_WIRE, VIEW_MESSAGES } from "./wire/request-view.js";
+export { filtrosOf, FiltrosSchema, OrdenacaoSchema, readResultView, SORT_WIRE, VIEW_MESSAGES } from "./envelope/view-members.js";
 export { wireRequestOf } from "./wire/request-body.js";
 
 // Wire: answers we write
@@ -129,12 +129,12 @@ export {
   type ModeBEnvelope,
   type Pagination,
   type SuccessEnvelope,
-} from "./wire/envelope.js";
-export { ProgressoSchema, toWireProgress, type WireProgress } from "./wire/progress.js";
-export { toWireFlight, toWireMeta, toWireModeAGroup } from "./wire/mode-a.js";
-export { ModeAFlightSchema, ModeAResultGroupSchema, type ModeAFlight, type ModeAMeta, type ModeAResultGroup, type ModeASegment } from "./wire/mode-a-schema.js";
-export { toWireComparison, toWireModeBResult, toWireSingleAirlineOffer } from "./wire/mode-b.js";
-export { ModeBOfferSchema, ModeBSearchResultSchema, type ModeBOffer, type ModeBSearchResult } from "./wire/mode-b-schema.js";
+} from "./envelope/envelope.js";
+export { ProgressoSchema, toWireProgress, type WireProgress } from "./envelope/progress.js";
+export { toWireFlight, toWireMeta, toWireModeAGroup } from "./envelope/mode-a.js";
+export { ModeAFlightSchema, ModeAResultGroupSchema, type ModeAFlight, type ModeAMeta, type ModeAResultGroup, type ModeASegment } from "./envelope/mode-a-schema.js";
+export { toWireComparison, toWireModeBResult, toWireSingleAirlineOffer } from "./envelope/mode-b.js";
+export { ModeBOfferSchema, ModeBSearchResultSchema, type ModeBOffer, type ModeBSearchResult } from "./envelope/mode-b-schema.js";
 
 // Wire: answers we read (tolerant)
 export {

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { AIRLINES, ALL_AIRLINES, OTA_COMPARISON } from "../domain/airline.js";
-import { viewMembers } from "./request-view.js";
+import { viewMembers } from "../envelope/view-members.js";
 
 /**
  * The request body of `POST /ConsultaAereo/Consultar` as zod schemas: one schema per member, shared by the

@@ -2,12 +2,12 @@ import type * as z from "zod";
 import type { AirportDirectory } from "../domain/airport.js";
 import { ALL_AIRLINES, OTA_COMPARISON } from "../domain/airline.js";
 import type { SearchMode, SearchQuery } from "../query/query.js";
-import type { FieldError } from "./envelope.js";
+import type { FieldError } from "../envelope/envelope.js";
 import { addDays, checkDateWindow, MAX_DAYS_AHEAD, todayInSaoPaulo } from "./request-dates.js";
 import { readRequestFields, type RawField, type RequestField } from "./request-fields.js";
 import { legacyValue, type RequestCompat } from "./request-legacy.js";
 import { REQUEST_MESSAGES as M } from "./request-messages.js";
-import { readResultView } from "./request-view.js";
+import { readResultView } from "../envelope/view-members.js";
 import type { ResultView } from "../query/result-view.js";
 import {
   AdultosSchema,

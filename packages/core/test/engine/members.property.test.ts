@@ -4,7 +4,7 @@ import { hasMember, memberCount, memberId, memberIds, oneMember, removeMember, s
 import { reduce } from "../../src/engine/reduce.js";
 import { initialSnapshot, type SearchSnapshot } from "../../src/engine/snapshot.js";
 import type { SearchQuery } from "../../src/query/query.js";
-import { byPrice, groupOffers } from "../../src/presentation/select.js";
+import { byPrice, groupOffers } from "../../src/views/select.js";
 import { makeOffer, queryA } from "../support/offers.js";
 
 const KEYS = Array.from({ length: SMALL_MEMBERS * 2 + 5 }, (_, n) => `k${n}`);

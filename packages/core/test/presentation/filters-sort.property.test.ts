@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { reduce } from "../../src/engine/reduce.js";
 import { initialSnapshot, type SearchSnapshot } from "../../src/engine/snapshot.js";
 import type { Offer } from "../../src/domain/offer.js";
-import { modeAPage } from "../../src/presentation/mode-a-page.js";
+import { modeAPage } from "../../src/views/mode-a-page.js";
 import {
   BEST_CENTAVOS_PER_MINUTE,
   groupValuesMatch,
@@ -13,7 +13,7 @@ import {
   type ResultFilters,
   type ResultView,
 } from "../../src/query/result-view.js";
-import { byDeparture, groupOffers } from "../../src/presentation/select.js";
+import { byDeparture, groupOffers } from "../../src/views/select.js";
 import { airports } from "../../src/airports/index.js";
 import { makeOffer, queryA } from "../support/offers.js";
 

@@ -4,9 +4,9 @@ import { reduce } from "../../src/engine/reduce.js";
 import { initialSnapshot } from "../../src/engine/snapshot.js";
 import type { Offer } from "../../src/domain/offer.js";
 import type { SearchQuery } from "../../src/query/query.js";
-import { modeAPage } from "../../src/presentation/mode-a-page.js";
-import { maxPlausibleMinutes, MIN_STAY_MINUTES, roundTripPairs } from "../../src/presentation/round-trip.js";
-import { toWireFlight } from "../../src/wire/mode-a.js";
+import { modeAPage } from "../../src/views/mode-a-page.js";
+import { maxPlausibleMinutes, MIN_STAY_MINUTES, roundTripPairs } from "../../src/views/round-trip.js";
+import { toWireFlight } from "../../src/envelope/mode-a.js";
 import { airports } from "../../src/airports/index.js";
 import { makeOffer, queryA } from "../support/offers.js";
 

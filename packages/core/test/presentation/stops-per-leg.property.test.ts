@@ -11,12 +11,12 @@ import type { Offer } from "../../src/domain/offer.js";
 import type { SearchQuery } from "../../src/query/query.js";
 import { reduce } from "../../src/engine/reduce.js";
 import { initialSnapshot, type SearchSnapshot } from "../../src/engine/snapshot.js";
-import { modeAPage } from "../../src/presentation/mode-a-page.js";
+import { modeAPage } from "../../src/views/mode-a-page.js";
 import { stopsBucket, type ResultFilters } from "../../src/query/result-view.js";
-import { roundTripPairs } from "../../src/presentation/round-trip.js";
-import { toWireMeta } from "../../src/wire/mode-a.js";
-import { ModeAMetaSchema } from "../../src/wire/mode-a-schema.js";
-import { readResultView } from "../../src/wire/request-view.js";
+import { roundTripPairs } from "../../src/views/round-trip.js";
+import { toWireMeta } from "../../src/envelope/mode-a.js";
+import { ModeAMetaSchema } from "../../src/envelope/mode-a-schema.js";
+import { readResultView } from "../../src/envelope/view-members.js";
 import { makeOffer, queryA } from "../support/offers.js";
 
 const hh = (h: number) => String(h).padStart(2, "0");

@@ -4,10 +4,10 @@ import { reduce } from "../../src/engine/reduce.js";
 import { initialSnapshot, type SearchSnapshot } from "../../src/engine/snapshot.js";
 import type { SearchQuery } from "../../src/query/query.js";
 import type { Offer } from "../../src/domain/offer.js";
-import { snapshotToEnvelope } from "../../src/presentation/to-envelope.js";
-import { ErrorEnvelopeSchema, ModeAEnvelopeSchema, ModeBEnvelopeSchema } from "../../src/wire/envelope.js";
+import { snapshotToEnvelope } from "../../src/envelope/to-envelope.js";
+import { ErrorEnvelopeSchema, ModeAEnvelopeSchema, ModeBEnvelopeSchema } from "../../src/envelope/envelope.js";
 import { parseSearchRequest } from "../../src/wire/request.js";
-import { errorEnvelope } from "../../src/wire/envelope.js";
+import { errorEnvelope } from "../../src/envelope/envelope.js";
 import { airports } from "../../src/airports/index.js";
 import { makeOffer, queryA } from "../support/offers.js";
 import {

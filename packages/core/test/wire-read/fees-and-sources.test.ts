@@ -7,10 +7,10 @@ import { describe, expect, it } from "vitest";
 import { airlineById, AIRLINES, programmeSource } from "../../src/domain/airline.js";
 import { boardingTaxesOf, savingPercent, type Offer } from "../../src/domain/offer.js";
 import { MalformedPayload } from "../../src/errors/source-errors.js";
-import { toWireFlight } from "../../src/wire/mode-a.js";
-import { ModeAFlightSchema } from "../../src/wire/mode-a-schema.js";
-import { toWireSingleAirlineOffer } from "../../src/wire/mode-b.js";
-import { ModeBOfferSchema } from "../../src/wire/mode-b-schema.js";
+import { toWireFlight } from "../../src/envelope/mode-a.js";
+import { ModeAFlightSchema } from "../../src/envelope/mode-a-schema.js";
+import { toWireSingleAirlineOffer } from "../../src/envelope/mode-b.js";
+import { ModeBOfferSchema } from "../../src/envelope/mode-b-schema.js";
 import { readUpstreamAnswer } from "../../src/wire/read/index.js";
 import { envelopeA, envelopeB, groupA, offerB, segmentA, someAirports } from "./synthetic-answers.js";
 

@@ -7,10 +7,10 @@ import { airports } from "../../src/airports/index.js";
 import type { Offer } from "../../src/domain/offer.js";
 import { groupKeyOf } from "../../src/engine/result-index.js";
 import { MalformedPayload } from "../../src/errors/source-errors.js";
-import { toWireFlight, toWireSegment } from "../../src/wire/mode-a.js";
-import { ModeASegmentSchema } from "../../src/wire/mode-a-schema.js";
-import { toWireSingleAirlineOffer } from "../../src/wire/mode-b.js";
-import { ModeBOfferSchema } from "../../src/wire/mode-b-schema.js";
+import { toWireFlight, toWireSegment } from "../../src/envelope/mode-a.js";
+import { ModeASegmentSchema } from "../../src/envelope/mode-a-schema.js";
+import { toWireSingleAirlineOffer } from "../../src/envelope/mode-b.js";
+import { ModeBOfferSchema } from "../../src/envelope/mode-b-schema.js";
 import { readUpstreamAnswer, type UpstreamAnswer } from "../../src/wire/read/index.js";
 import { describeRecorded, loadRecorded, RECORDED } from "./recorded-answers.js";
 

@@ -8,10 +8,10 @@
 import { describe, expect, it } from "vitest";
 import { boardingTaxesOf, discountOf, savingPercent, serviceFeeOf, type Offer } from "../../src/domain/offer.js";
 import { MalformedPayload } from "../../src/errors/source-errors.js";
-import { toWireFlight } from "../../src/wire/mode-a.js";
-import { ModeAFlightSchema } from "../../src/wire/mode-a-schema.js";
-import { toWireComparison, toWireSingleAirlineOffer } from "../../src/wire/mode-b.js";
-import { ModeBOfferSchema } from "../../src/wire/mode-b-schema.js";
+import { toWireFlight } from "../../src/envelope/mode-a.js";
+import { ModeAFlightSchema } from "../../src/envelope/mode-a-schema.js";
+import { toWireComparison, toWireSingleAirlineOffer } from "../../src/envelope/mode-b.js";
+import { ModeBOfferSchema } from "../../src/envelope/mode-b-schema.js";
 import { readUpstreamAnswer } from "../../src/wire/read/index.js";
 import { envelopeB, offerB, someAirports } from "./synthetic-answers.js";
 

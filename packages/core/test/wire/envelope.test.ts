@@ -11,9 +11,9 @@ import {
   modeBEnvelope,
   ModeBEnvelopeSchema,
   successEnvelope,
-} from "../../src/wire/envelope.js";
-import { toWireModeBResult } from "../../src/wire/mode-b.js";
-import { ProgressoSchema, toWireProgress } from "../../src/wire/progress.js";
+} from "../../src/envelope/envelope.js";
+import { toWireModeBResult } from "../../src/envelope/mode-b.js";
+import { ProgressoSchema, toWireProgress } from "../../src/envelope/progress.js";
 import { SearchRequestSchema, ConsultarBodySchema } from "../../src/wire/request-schema.js";
 
 /** decisions.md: the HTTP status of every code. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Airport } from "../../src/domain/airport.js";
-import type { FilterView, MetaView, PriceGroupView } from "../../src/presentation/views.js";
-import { toWireFlight, toWireMeta, toWireModeAGroup } from "../../src/wire/mode-a.js";
-import { ModeAFlightSchema, ModeAMetaSchema, ModeAResultGroupSchema } from "../../src/wire/mode-a-schema.js";
+import type { FilterView, MetaView, PriceGroupView } from "../../src/views/views.js";
+import { toWireFlight, toWireMeta, toWireModeAGroup } from "../../src/envelope/mode-a.js";
+import { ModeAFlightSchema, ModeAMetaSchema, ModeAResultGroupSchema } from "../../src/envelope/mode-a-schema.js";
 import { fare, itinerary, leg, offer, seller, smiles } from "./build-offers.js";
 
 const GOL = { iata: "G3", name: "GOL" };

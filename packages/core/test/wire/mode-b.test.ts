@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cabinCode, dayPeriod, toWireComparison, toWireModeBResult, toWireSingleAirlineOffer } from "../../src/wire/mode-b.js";
-import { ModeBOfferSchema, ModeBSearchResultSchema } from "../../src/wire/mode-b-schema.js";
+import { cabinCode, dayPeriod, toWireComparison, toWireModeBResult, toWireSingleAirlineOffer } from "../../src/envelope/mode-b.js";
+import { ModeBOfferSchema, ModeBSearchResultSchema } from "../../src/envelope/mode-b-schema.js";
 import { airports } from "../../src/airports/index.js";
 import { readUpstreamAnswer } from "../../src/wire/read/index.js";
 import { fare, itinerary, leg, offer, seller, smiles } from "./build-offers.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseSearchRequest } from "../../src/wire/request.js";
-import { filtrosOf, FiltrosSchema, readResultView } from "../../src/wire/request-view.js";
+import { filtrosOf, FiltrosSchema, readResultView } from "../../src/envelope/view-members.js";
 import { ctx } from "./airport-fixtures.js";
 
 const base = { Origem: "CNF", Destino: "SDU", Ida: "2025-07-20", Volta: "2025-07-25" };

@@ -1,8 +1,8 @@
 import { routeConfiguration, type Leg } from "../domain/itinerary.js";
 import { savingPercent, type Baggage, type Offer, type PassengerFare, type PassengerType } from "../domain/offer.js";
-import type { FilterView, MetaView, PriceGroupView } from "../presentation/views.js";
+import type { FilterView, MetaView, PriceGroupView } from "../views/views.js";
 import { DEFAULT_VIEW, hasFilters, type ResultView } from "../query/result-view.js";
-import { filtrosOf, SORT_WIRE } from "./request-view.js";
+import { filtrosOf, SORT_WIRE } from "./view-members.js";
 import type {
   ModeAFareProfile,
   ModeAFilter,

@@ -6,7 +6,7 @@ import {
   LocalDateTimeSchema,
   PercentSchema,
 } from "./scalars.js";
-import { FiltrosSchema, OrdenacaoSchema } from "./request-view.js";
+import { FiltrosSchema, OrdenacaoSchema } from "./view-members.js";
 
 /**
  * Strict zod schemas of what the service writes in Mode A (spec 2.3 and 2.4): every member the spec lists,

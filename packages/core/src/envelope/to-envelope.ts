@@ -2,16 +2,16 @@ import type { AirportDirectory } from "../domain/airport.js";
 import type { SearchSnapshot } from "../engine/snapshot.js";
 import { hasResults } from "../engine/snapshot.js";
 import { failedSearchAnswer, type ErrorStatus } from "../errors/error-catalogue.js";
-import { errorEnvelope, successEnvelope, type ErrorEnvelope, type SuccessEnvelope } from "../wire/envelope.js";
-import { toWireModeAGroup } from "../wire/mode-a.js";
-import type { ModeAResultGroup } from "../wire/mode-a-schema.js";
-import { toWireComparison, toWireModeBResult, toWireSingleAirlineOffer } from "../wire/mode-b.js";
-import type { ModeBOffer, ModeBSearchResult } from "../wire/mode-b-schema.js";
+import { errorEnvelope, successEnvelope, type ErrorEnvelope, type SuccessEnvelope } from "./envelope.js";
+import { toWireModeAGroup } from "./mode-a.js";
+import type { ModeAResultGroup } from "./mode-a-schema.js";
+import { toWireComparison, toWireModeBResult, toWireSingleAirlineOffer } from "./mode-b.js";
+import type { ModeBOffer, ModeBSearchResult } from "./mode-b-schema.js";
 import type { Offer } from "../domain/offer.js";
-import { toWireProgress } from "../wire/progress.js";
-import { modeAPage } from "./mode-a-page.js";
+import { toWireProgress } from "./progress.js";
+import { modeAPage } from "../views/mode-a-page.js";
 import type { ResultView } from "../query/result-view.js";
-import { modeBResult, singleAirlineResult } from "./mode-b-result.js";
+import { modeBResult, singleAirlineResult } from "../views/mode-b-result.js";
 
 /** Options of {@link snapshotToEnvelope}. */
 export interface EnvelopeOptions {

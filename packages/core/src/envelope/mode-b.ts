@@ -3,7 +3,7 @@ import type { Leg } from "../domain/itinerary.js";
 import { discountOf, savingPercent, type Baggage, type Offer, type PassengerFare, type PassengerType } from "../domain/offer.js";
 import type { Passengers } from "../query/query.js";
 import { formatDurationHm, localAsUtcMs, zonedToUtcMs } from "../domain/time-zone.js";
-import type { ComparisonView } from "../presentation/views.js";
+import type { ComparisonView } from "../views/views.js";
 import { cabinBagText } from "./mode-a.js";
 import type {
   ModeBAirline,
