@@ -108,12 +108,12 @@ export { snapshotToEnvelope, type EnvelopeOptions, type SearchFailure, type Sear
 export type { ComparisonView, FilterView, MetaView, PageView, PriceGroupView } from "./views/views.js";
 
 // Wire: request
-export { parseSearchRequest, DEFAULT_PAGE_SIZE, type InvalidRequest, type ParsedRequest, type RequestContext } from "./wire/request.js";
-export type { RequestCompat } from "./wire/request-legacy.js";
-export { ConsultarBodySchema, PollRequestSchema, SearchRequestSchema } from "./wire/request-schema.js";
-export { todayInSaoPaulo } from "./wire/request-dates.js";
+export { parseSearchRequest, DEFAULT_PAGE_SIZE, type InvalidRequest, type ParsedRequest, type RequestContext } from "./request/request.js";
+export type { RequestCompat } from "./request/request-legacy.js";
+export { ConsultarBodySchema, PollRequestSchema, SearchRequestSchema } from "./request/request-schema.js";
+export { todayInSaoPaulo } from "./request/request-dates.js";
 export { filtrosOf, FiltrosSchema, OrdenacaoSchema, readResultView, SORT_WIRE, VIEW_MESSAGES } from "./envelope/view-members.js";
-export { wireRequestOf } from "./wire/request-body.js";
+export { wireRequestOf } from "./request/request-body.js";
 
 // Wire: answers we write
 export {

@@ -6,7 +6,7 @@ import type { SearchQuery } from "../../src/query/query.js";
 import type { Offer } from "../../src/domain/offer.js";
 import { snapshotToEnvelope } from "../../src/envelope/to-envelope.js";
 import { ErrorEnvelopeSchema, ModeAEnvelopeSchema, ModeBEnvelopeSchema } from "../../src/envelope/envelope.js";
-import { parseSearchRequest } from "../../src/wire/request.js";
+import { parseSearchRequest } from "../../src/request/request.js";
 import { errorEnvelope } from "../../src/envelope/envelope.js";
 import { airports } from "../../src/airports/index.js";
 import { makeOffer, queryA } from "../support/offers.js";

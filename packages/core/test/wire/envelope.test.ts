@@ -14,7 +14,7 @@ import {
 } from "../../src/envelope/envelope.js";
 import { toWireModeBResult } from "../../src/envelope/mode-b.js";
 import { ProgressoSchema, toWireProgress } from "../../src/envelope/progress.js";
-import { SearchRequestSchema, ConsultarBodySchema } from "../../src/wire/request-schema.js";
+import { SearchRequestSchema, ConsultarBodySchema } from "../../src/request/request-schema.js";
 
 /** decisions.md: the HTTP status of every code. */
 const STATUS: Record<ErrorCode, number> = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseSearchRequest, type ParsedRequest } from "../../src/wire/request.js";
-import { REQUEST_MESSAGES as M } from "../../src/wire/request-messages.js";
+import { parseSearchRequest, type ParsedRequest } from "../../src/request/request.js";
+import { REQUEST_MESSAGES as M } from "../../src/request/request-messages.js";
 import { ctx } from "./airport-fixtures.js";
 
 /** What a client of the legacy API sends: numbers as text, .NET date-times, DateTime.MinValue for "no return". */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSearchRequest } from "../../src/wire/request.js";
+import { parseSearchRequest } from "../../src/request/request.js";
 import { filtrosOf, FiltrosSchema, readResultView } from "../../src/envelope/view-members.js";
 import { ctx } from "./airport-fixtures.js";
 

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AIRLINES } from "../../src/domain/airline.js";
-import { parseSearchRequest } from "../../src/wire/request.js";
-import { REQUEST_FIELDS } from "../../src/wire/request-fields.js";
+import { parseSearchRequest } from "../../src/request/request.js";
+import { REQUEST_FIELDS } from "../../src/request/request-fields.js";
 import { ctx, testAirports } from "./airport-fixtures.js";
 
 const TODAY = "2025-07-10";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { todayInSaoPaulo } from "../../src/wire/request-dates.js";
-import { parseSearchRequest, type InvalidRequest, type ParsedRequest } from "../../src/wire/request.js";
+import { todayInSaoPaulo } from "../../src/request/request-dates.js";
+import { parseSearchRequest, type InvalidRequest, type ParsedRequest } from "../../src/request/request.js";
 import { ctx } from "./airport-fixtures.js";
 
 const base = { Origem: "CNF", Destino: "GIG", Ida: "2025-07-20" };
