@@ -148,4 +148,4 @@ export {
   type OfferListMember,
   type UpstreamAnswer,
   type ReadContext,
-} from "./wire/read/index.js";
+} from "./upstream/index.js";

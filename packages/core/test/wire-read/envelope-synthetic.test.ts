@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BusinessError, MalformedPayload, PermissionDenied } from "../../src/errors/source-errors.js";
-import { cleanMessage, isPermissionMessage, readUpstreamAnswer, upstreamFailure, type UpstreamAnswer } from "../../src/wire/read/index.js";
+import { cleanMessage, isPermissionMessage, readUpstreamAnswer, upstreamFailure, type UpstreamAnswer } from "../../src/upstream/index.js";
 import { envelopeA, envelopeB, groupA, someAirports } from "./synthetic-answers.js";
 
 const read = (json: unknown) => readUpstreamAnswer(json, { airports: someAirports, sourceId: "s" });

@@ -11,7 +11,7 @@ import { toWireFlight } from "../../src/envelope/mode-a.js";
 import { ModeAFlightSchema } from "../../src/envelope/mode-a-schema.js";
 import { toWireSingleAirlineOffer } from "../../src/envelope/mode-b.js";
 import { ModeBOfferSchema } from "../../src/envelope/mode-b-schema.js";
-import { readUpstreamAnswer } from "../../src/wire/read/index.js";
+import { readUpstreamAnswer } from "../../src/upstream/index.js";
 import { envelopeA, envelopeB, groupA, offerB, segmentA, someAirports } from "./synthetic-answers.js";
 
 const offersOf = (json: unknown): Offer[] => {

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Offer } from "../../src/domain/offer.js";
 import { MalformedPayload } from "../../src/errors/source-errors.js";
-import { readUpstreamAnswer } from "../../src/wire/read/index.js";
+import { readUpstreamAnswer } from "../../src/upstream/index.js";
 import { envelopeA, envelopeB, groupA, legA, offerB, segmentA, someAirports } from "./synthetic-answers.js";
 
 const read = (json: unknown) => readUpstreamAnswer(json, { airports: someAirports, sourceId: "g" });

@@ -6,8 +6,8 @@
 import { expect, it } from "vitest";
 import { airports } from "../../src/airports/index.js";
 import { MalformedPayload } from "../../src/errors/source-errors.js";
-import { withUniqueIds } from "../../src/wire/read/offer-ids.js";
-import { readListEntries, readUpstreamAnswer, type OfferListMember, type ReadContext } from "../../src/wire/read/index.js";
+import { withUniqueIds } from "../../src/upstream/offer-ids.js";
+import { readListEntries, readUpstreamAnswer, type OfferListMember, type ReadContext } from "../../src/upstream/index.js";
 import { describeRecorded, loadRecorded, RECORDED } from "./recorded-answers.js";
 
 type Json = Record<string, unknown>;

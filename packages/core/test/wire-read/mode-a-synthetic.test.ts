@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Offer } from "../../src/domain/offer.js";
 import type { SearchQuery } from "../../src/query/query.js";
 import { MalformedPayload } from "../../src/errors/source-errors.js";
-import { readUpstreamAnswer, type UpstreamAnswer } from "../../src/wire/read/index.js";
+import { readUpstreamAnswer, type UpstreamAnswer } from "../../src/upstream/index.js";
 import { envelopeA, groupA, legA, segmentA, someAirports } from "./synthetic-answers.js";
 
 const ctx = { airports: someAirports, sourceId: "src" };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { savingPercent } from "../../src/domain/offer.js";
 import { MalformedPayload } from "../../src/errors/source-errors.js";
-import { readUpstreamAnswer, type UpstreamAnswer } from "../../src/wire/read/index.js";
+import { readUpstreamAnswer, type UpstreamAnswer } from "../../src/upstream/index.js";
 import { envelopeB, noAirports, offerB, someAirports } from "./synthetic-answers.js";
 
 const answerOf = (json: unknown, airports = someAirports): UpstreamAnswer => {

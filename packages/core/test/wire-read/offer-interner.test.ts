@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MalformedPayload } from "../../src/errors/source-errors.js";
-import { createOfferInterner, readUpstreamAnswer, type OfferInterner, type UpstreamAnswer } from "../../src/wire/read/index.js";
+import { createOfferInterner, readUpstreamAnswer, type OfferInterner, type UpstreamAnswer } from "../../src/upstream/index.js";
 import { envelopeB, offerB, someAirports } from "./synthetic-answers.js";
 
 const answerOf = (json: unknown, interner?: OfferInterner): UpstreamAnswer => {

@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { airports } from "../../src/airports/index.js";
 import { isRetryable, MalformedPayload, PermissionDenied } from "../../src/errors/source-errors.js";
-import { readUpstreamAnswer, upstreamFailure, type UpstreamAnswer } from "../../src/wire/read/index.js";
+import { readUpstreamAnswer, upstreamFailure, type UpstreamAnswer } from "../../src/upstream/index.js";
 import { describeRecorded, listRecorded, loadRecorded, RECORDED } from "./recorded-answers.js";
 
 const read = (file: string): { raw: Record<string, unknown>; answer: UpstreamAnswer } => {

@@ -11,7 +11,7 @@ import { toWireFlight, toWireSegment } from "../../src/envelope/mode-a.js";
 import { ModeASegmentSchema } from "../../src/envelope/mode-a-schema.js";
 import { toWireSingleAirlineOffer } from "../../src/envelope/mode-b.js";
 import { ModeBOfferSchema } from "../../src/envelope/mode-b-schema.js";
-import { readUpstreamAnswer, type UpstreamAnswer } from "../../src/wire/read/index.js";
+import { readUpstreamAnswer, type UpstreamAnswer } from "../../src/upstream/index.js";
 import { describeRecorded, loadRecorded, RECORDED } from "./recorded-answers.js";
 
 interface RawBag {

@@ -3,7 +3,7 @@ import { airports } from "../../src/airports/index.js";
 import { centavosFromDecimal } from "../../src/domain/money.js";
 import { savingPercent, type Offer } from "../../src/domain/offer.js";
 import { MalformedPayload } from "../../src/errors/source-errors.js";
-import { readUpstreamAnswer, type UpstreamAnswer } from "../../src/wire/read/index.js";
+import { readUpstreamAnswer, type UpstreamAnswer } from "../../src/upstream/index.js";
 import { describeRecorded, loadRecorded, RECORDED } from "./recorded-answers.js";
 
 interface RawLeg {

@@ -2,7 +2,7 @@ import { beforeAll, expect, it } from "vitest";
 import { airports } from "../../src/airports/index.js";
 import { savingPercent } from "../../src/domain/offer.js";
 import { MalformedPayload } from "../../src/errors/source-errors.js";
-import { readDurationText, readUpstreamAnswer, type UpstreamAnswer } from "../../src/wire/read/index.js";
+import { readDurationText, readUpstreamAnswer, type UpstreamAnswer } from "../../src/upstream/index.js";
 import { describeRecorded, loadRecorded, RECORDED } from "./recorded-answers.js";
 
 interface RawVoo {

@@ -12,7 +12,7 @@ import { toWireFlight } from "../../src/envelope/mode-a.js";
 import { ModeAFlightSchema } from "../../src/envelope/mode-a-schema.js";
 import { toWireComparison, toWireSingleAirlineOffer } from "../../src/envelope/mode-b.js";
 import { ModeBOfferSchema } from "../../src/envelope/mode-b-schema.js";
-import { readUpstreamAnswer } from "../../src/wire/read/index.js";
+import { readUpstreamAnswer } from "../../src/upstream/index.js";
 import { envelopeB, offerB, someAirports } from "./synthetic-answers.js";
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { splitCentavos } from "../../src/wire/read/index.js";
+import { splitCentavos } from "../../src/upstream/index.js";
 
 describe("splitCentavos", () => {
   it("splits in proportion, the remainder to the largest fractions, earlier first on ties", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { cabinCode, dayPeriod, toWireComparison, toWireModeBResult, toWireSingleAirlineOffer } from "../../src/envelope/mode-b.js";
 import { ModeBOfferSchema, ModeBSearchResultSchema } from "../../src/envelope/mode-b-schema.js";
 import { airports } from "../../src/airports/index.js";
-import { readUpstreamAnswer } from "../../src/wire/read/index.js";
+import { readUpstreamAnswer } from "../../src/upstream/index.js";
 import { fare, itinerary, leg, offer, seller, smiles } from "./build-offers.js";
 
 const family = { adults: 2, children: 1, infants: 1 };

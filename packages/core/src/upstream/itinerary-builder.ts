@@ -2,8 +2,8 @@
  * Builds domain legs and itineraries from what either wire shape says about them, filling in the airports'
  * time zones and the durations the upstream left at zero.
  */
-import type { AirportDirectory } from "../../domain/airport.js";
-import type { Carrier, Direction, Itinerary, Leg } from "../../domain/itinerary.js";
+import type { AirportDirectory } from "../domain/airport.js";
+import type { Carrier, Direction, Itinerary, Leg } from "../domain/itinerary.js";
 import { durationMinutes, timeZoneOf } from "./durations.js";
 
 /** A leg as read from the wire, before time zones and durations are settled. */

@@ -3,8 +3,8 @@
  * or a text (`01h 05m`, `01:25`, even `01: 05`); the wire's times are local to each airport (decisions.md),
  * so a missing duration is computed from the times and the two airports' time zones.
  */
-import type { AirportDirectory } from "../../domain/airport.js";
-import { elapsedMinutes, localAsUtcMs, parseDurationText } from "../../domain/time-zone.js";
+import type { AirportDirectory } from "../domain/airport.js";
+import { elapsedMinutes, localAsUtcMs, parseDurationText } from "../domain/time-zone.js";
 
 /**
  * Reads a duration text into minutes: `01h 05m`, `1h5m`, `01:25`, and the `01: 05` real upstreams send.

@@ -4,10 +4,10 @@
  * `group-price.ts`; a segment paid in miles (`PontosAdulto >= 0`) carries {@link MilesPrice}, a cash one
  * (`PontosAdulto < 0`) none.
  */
-import type { Carrier, Direction, Leg } from "../../domain/itinerary.js";
-import { flightKey } from "../../domain/itinerary.js";
-import { centavosFromDecimal } from "../../domain/money.js";
-import type { MilesPrice, Offer } from "../../domain/offer.js";
+import type { Carrier, Direction, Leg } from "../domain/itinerary.js";
+import { flightKey } from "../domain/itinerary.js";
+import { centavosFromDecimal } from "../domain/money.js";
+import type { MilesPrice, Offer } from "../domain/offer.js";
 import { findAirline, carrierOf } from "./airline-identity.js";
 import { searchTokenOf } from "./envelope-schema.js";
 import { oneWayPrice, roundTripPrices, type DirectionPrice } from "./group-price.js";

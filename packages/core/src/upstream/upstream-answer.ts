@@ -3,8 +3,8 @@
  * becomes an {@link UpstreamAnswer} with domain offers, or a {@link MalformedPayload} when nothing usable
  * is in it. It never throws.
  */
-import type { Offer } from "../../domain/offer.js";
-import { MalformedPayload } from "../../errors/source-errors.js";
+import type { Offer } from "../domain/offer.js";
+import { MalformedPayload } from "../errors/source-errors.js";
 import { upstreamEnvelopeSchema, upstreamResultHeaderSchema, type UpstreamResultHeader } from "./envelope-schema.js";
 import { activeProvidersOf, leaseIdOf, searchTokenOfAnswer } from "./envelope-hints.js";
 import { errorMessageOf } from "./error-message.js";

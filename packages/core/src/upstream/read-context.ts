@@ -1,5 +1,5 @@
-import type { AirportDirectory } from "../../domain/airport.js";
-import type { SearchQuery } from "../../query/query.js";
+import type { AirportDirectory } from "../domain/airport.js";
+import type { SearchQuery } from "../query/query.js";
 import type { OfferInterner } from "./offer-interner.js";
 
 /** What the reader needs besides the answer itself. */

@@ -3,7 +3,7 @@
  * successive answers of one search, where each answer repeats everything found so far and only the entries
  * it has not seen need reading.
  */
-import type { Offer } from "../../domain/offer.js";
+import type { Offer } from "../domain/offer.js";
 import { SkipLog } from "./item-reader.js";
 import { modeAEntries } from "./mode-a-offers.js";
 import { modeBEntries } from "./mode-b-offers.js";

@@ -12,9 +12,9 @@
  * store, up to a third more memory per object, and the offers of active searches are most of a service's
  * memory.
  */
-import type { Carrier, Itinerary, Leg } from "../../domain/itinerary.js";
-import type { Money } from "../../domain/money.js";
-import type { Baggage, MilesPrice, Offer, PassengerFare, Seller, SellerDiscount } from "../../domain/offer.js";
+import type { Carrier, Itinerary, Leg } from "../domain/itinerary.js";
+import type { Money } from "../domain/money.js";
+import type { Baggage, MilesPrice, Offer, PassengerFare, Seller, SellerDiscount } from "../domain/offer.js";
 
 /** One search's (or one reader's) table of shared texts and values. */
 export interface OfferInterner {

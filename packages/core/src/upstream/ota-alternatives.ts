@@ -5,8 +5,8 @@
  * and discounts do), capped at their total; their airline price is the main offer's airline fare with those
  * taxes; their discount, fare family and checked bags are unknown (none, none, 0); they are cash offers.
  */
-import { centavosFromDecimal } from "../../domain/money.js";
-import { boardingTaxesOf, checkedOnly, type Offer } from "../../domain/offer.js";
+import { centavosFromDecimal } from "../domain/money.js";
+import { boardingTaxesOf, checkedOnly, type Offer } from "../domain/offer.js";
 import { readItem, type SkipLog } from "./item-reader.js";
 import { upstreamOutroSchema } from "./mode-b-schema.js";
 import { offerId } from "./offer-ids.js";

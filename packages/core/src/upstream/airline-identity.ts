@@ -3,8 +3,8 @@
  * decisions.md ids (`IdCia`, `IdCiaResponsavel`) or IATA designators, and flight numbers like `G3-2053` are
  * split into carrier and number.
  */
-import { airlineById, airlineByIata, type Airline } from "../../domain/airline.js";
-import type { Carrier } from "../../domain/itinerary.js";
+import { airlineById, airlineByIata, type Airline } from "../domain/airline.js";
+import type { Carrier } from "../domain/itinerary.js";
 
 /** The first known airline among ids and IATA codes, tried in order; unknown and absent values are skipped. */
 export const findAirline = (

@@ -3,8 +3,8 @@
  * the airline's own (or a third-party points programme's, like Livelo), so the seller is derived from the
  * airline. OTA comparisons name the seller (`Nome`, `Site`, `UrlPesquisa`, `Outros[].Url`).
  */
-import type { Airline } from "../../domain/airline.js";
-import type { Seller } from "../../domain/offer.js";
+import type { Airline } from "../domain/airline.js";
+import type { Seller } from "../domain/offer.js";
 
 /**
  * Public sites of the decisions.md airlines. The upstream gives no link for airline offers, so `site` names

@@ -4,7 +4,7 @@
  * `BagagensInclusas[]` lines (`Bagagem` 0 carry-on, 1 checked; `Quantidade`; `TextoBagagem`). The source's
  * own words are kept; counts are per passenger.
  */
-import type { Baggage } from "../../domain/offer.js";
+import type { Baggage } from "../domain/offer.js";
 
 /** A count from the wire: a finite number rounded, never negative. */
 const pieces = (n: number | null | undefined): number => (typeof n === "number" && Number.isFinite(n) ? Math.max(0, Math.round(n)) : 0);

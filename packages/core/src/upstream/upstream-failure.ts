@@ -1,4 +1,4 @@
-import { BusinessError, PermissionDenied } from "../../errors/source-errors.js";
+import { BusinessError, PermissionDenied } from "../errors/source-errors.js";
 import type { UpstreamAnswer } from "./upstream-answer.js";
 
 /** Said when an upstream refuses a search without a message of its own. */

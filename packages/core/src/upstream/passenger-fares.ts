@@ -2,8 +2,8 @@
  * Per-passenger-type fares of an offer, shared out of the offer's base and taxes so that they always add up
  * to them exactly (the domain's invariant: an offer's totals are the sums of its fares).
  */
-import type { PassengerFare, PassengerType } from "../../domain/offer.js";
-import type { Passengers } from "../../query/query.js";
+import type { PassengerFare, PassengerType } from "../domain/offer.js";
+import type { Passengers } from "../query/query.js";
 import { splitCentavos } from "./split-centavos.js";
 
 /** What the wire says about one passenger type: its count and the weights its share is taken by. */

@@ -2,7 +2,7 @@
  * Offer ids: stable across polls (a later answer with the same id refines the offer, decisions.md) and
  * unique within an answer.
  */
-import type { Offer } from "../../domain/offer.js";
+import type { Offer } from "../domain/offer.js";
 
 /**
  * The id of an offer: `<sourceId>:<token>` when the upstream gives a fare token (`rateToken`, `Token`);

@@ -16,13 +16,13 @@
  * offer's own. The fare family is `Tarifas[].Tipo`, the bags `BagagensInclusas` (the offer's, else its fare
  * family's). `Outros` follow `ota-alternatives.ts`.
  */
-import type { Airline } from "../../domain/airline.js";
-import type { Carrier, Direction, Leg } from "../../domain/itinerary.js";
-import { flightKey } from "../../domain/itinerary.js";
-import { centavosFromDecimal } from "../../domain/money.js";
-import type { MilesPrice, Offer, SellerDiscount } from "../../domain/offer.js";
+import type { Airline } from "../domain/airline.js";
+import type { Carrier, Direction, Leg } from "../domain/itinerary.js";
+import { flightKey } from "../domain/itinerary.js";
+import { centavosFromDecimal } from "../domain/money.js";
+import type { MilesPrice, Offer, SellerDiscount } from "../domain/offer.js";
 import { baggageFromLines } from "./baggage.js";
-import type { Passengers } from "../../query/query.js";
+import type { Passengers } from "../query/query.js";
 import { carrierOf, findAirline, parseFlightDesignator } from "./airline-identity.js";
 import { searchTokenOf } from "./envelope-schema.js";
 import { buildItinerary, buildLeg } from "./itinerary-builder.js";
