@@ -90,7 +90,7 @@ export { sourcesFor, type SearchSource } from "./engine/source.js";
 export { defaultSourcePolicy, retrySchedule, type SourcePolicy } from "./engine/source-policy.js";
 export { effectToObservable } from "./engine/effect-bridge.js";
 
-// Presentation
+// Views
 export { modeAPage, type ModeAPage } from "./views/mode-a-page.js";
 export {
   BEST_CENTAVOS_PER_MINUTE,
@@ -107,7 +107,7 @@ export { modeBResult, singleAirlineResult, type ModeBResult } from "./views/mode
 export { snapshotToEnvelope, type EnvelopeOptions, type SearchFailure, type SearchSuccess } from "./envelope/to-envelope.js";
 export type { ComparisonView, FilterView, MetaView, PageView, PriceGroupView } from "./views/views.js";
 
-// Wire: request
+// Request
 export { parseSearchRequest, DEFAULT_PAGE_SIZE, type InvalidRequest, type ParsedRequest, type RequestContext } from "./request/request.js";
 export type { RequestCompat } from "./request/request-legacy.js";
 export { ConsultarBodySchema, PollRequestSchema, SearchRequestSchema } from "./request/request-schema.js";
@@ -115,7 +115,7 @@ export { todayInSaoPaulo } from "./request/request-dates.js";
 export { filtrosOf, FiltrosSchema, OrdenacaoSchema, readResultView, SORT_WIRE, VIEW_MESSAGES } from "./envelope/view-members.js";
 export { wireRequestOf } from "./request/request-body.js";
 
-// Wire: answers we write
+// Envelope: answers we write
 export {
   EnvelopeSchema,
   ErrorEnvelopeSchema,
@@ -136,7 +136,7 @@ export { ModeAFlightSchema, ModeAResultGroupSchema, type ModeAFlight, type ModeA
 export { toWireComparison, toWireModeBResult, toWireSingleAirlineOffer } from "./envelope/mode-b.js";
 export { ModeBOfferSchema, ModeBSearchResultSchema, type ModeBOffer, type ModeBSearchResult } from "./envelope/mode-b-schema.js";
 
-// Wire: answers we read (tolerant)
+// Upstream: answers we read (tolerant)
 export {
   createOfferInterner,
   isPermissionMessage,
