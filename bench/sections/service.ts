@@ -1,4 +1,4 @@
-import { runServiceBench } from "../service.js";
+import { overFramework, runServiceBench, scaleSizes } from "../service.js";
 import { cell, type Row } from "../lib/report.js";
 import type { Section } from "../run-all.js";
 
@@ -39,6 +39,49 @@ export const serviceRows = async (quick: boolean): Promise<Section> => {
       verdict: nearStart(m.before.heapUsed, m.after.heapUsed) ? "met" : "missed",
     },
   ];
+  const sc = f.scale;
+  if (sc) {
+    const run = (r: typeof sc.anchor) => `${r.searches.toLocaleString("en")} searches`;
+    const { anchor, subject } = sc;
+    const ratio = (read: (r: typeof anchor) => number) => `${(read(subject) / read(anchor)).toFixed(2)}x`;
+    const quickNote = sc.subject.searches < 1_000 ? " (quick mode: 1,000 in the full run)" : "";
+    rows.push(
+      {
+        section: S,
+        figure: `how the cost grows: two instances on Redis, the fake upstream in its own process, ${run(sc.anchor)} (anchor) against ${run(sc.subject)}${quickNote} at once, started over ${sc.pollMs} ms, polled every ${sc.pollMs} ms until complete (${sc.subject.rounds} round${sc.subject.rounds === 1 ? "" : "s"} each): poll p50`,
+        value: `${cell(sc.anchor.pollP50, "ms", 1)}; ${cell(sc.subject.pollP50, "ms", 1)}`,
+        ratio: ratio((r) => r.pollP50.median),
+        target: "none yet",
+        verdict: "info",
+      },
+      { section: S, figure: "  poll p99", value: `${cell(sc.anchor.pollP99, "ms", 1)}; ${cell(sc.subject.pollP99, "ms", 1)}`, ratio: ratio((r) => r.pollP99.median), target: "none yet", verdict: "info" },
+      {
+        section: S,
+        figure: "  both instances' CPU time per search; their CPU over wall time",
+        value: `${cell(sc.anchor.cpuPerSearchMs, "ms", 1)}; ${cell(sc.subject.cpuPerSearchMs, "ms", 1)}; busy ${ratioCell(sc.anchor.busy)}; ${ratioCell(sc.subject.busy)}`,
+        ratio: ratio((r) => r.cpuPerSearchMs.median),
+        target: "none yet",
+        verdict: "info",
+      },
+      {
+        section: S,
+        figure: "  both instances' resident memory: peak during each load (after the warm-up, collected: before; after every session expired)",
+        value: `${mib(sc.anchor.peakRss)}; ${mib(sc.subject.peakRss)} (before ${mib(sc.memory.beforeRss)}, after ${mib(sc.memory.afterRss)}; heap ${mib(sc.memory.beforeHeap)} → ${mib(sc.memory.afterHeap)})`,
+        ratio: ratio((r) => r.peakRss),
+        target: "none yet",
+        verdict: "info",
+      },
+      {
+        section: S,
+        figure: "  errors (failed requests, answers other than 200 and 429); searches completed per round; 429s of admission control waited out",
+        value: [sc.anchor, sc.subject]
+          .map((r) => `${r.errors === 0 ? "0" : `${r.errors}: ${Object.entries(r.errorKinds).map(([k, n]) => `${n}× ${k}`).join("; ")}`}; ${cell(r.completed, "", 0)} of ${r.searches}; ${cell(r.shed, "", 0)}`)
+          .join(" — "),
+        target: "none yet",
+        verdict: "info",
+      },
+    );
+  } else rows.push({ section: S, figure: `how the cost grows (${scaleSizes(quick).subject.toLocaleString("en")} searches on two instances on Redis): skipped in this run (no \`redis-server\` on PATH)`, value: "", target: "none yet", verdict: "info" });
   for (const [what, s] of [
     [`cached page of 10 flights by Token (${f.cachedPage.bytes.toLocaleString("en")} bytes)`, f.cachedPage],
     ["poll repeating the query, page of 10", f.repeatedQuery],
@@ -53,8 +96,8 @@ export const serviceRows = async (quick: boolean): Promise<Section> => {
         figure: `${what}: the app`,
         value: `${cell(s.subject.rps, "req/s", 0)}; p50 ${s.subject.p50.median} ms, p99 ${s.subject.p99.median} ms`,
         ratio: ratioCell(s.ratio),
-        target: "≥ 0.6x",
-        verdict: s.ratio.median >= 0.6 && s.subject.errors === 0 ? "met" : "missed",
+        target: "info",
+        verdict: "info",
       },
     );
     if (s === f.cachedPage) {
@@ -72,6 +115,13 @@ export const serviceRows = async (quick: boolean): Promise<Section> => {
         ratio: ratioCell(f.frameworkOwn.ratio),
         target: "info",
         verdict: "info",
+      }, {
+        section: S,
+        figure: `${what}: the app (request log on) against Hono alone, each answer its own (the ratio of the two ratios above, each against the same bare server)`,
+        value: `${ratioCell(f.cachedPage.ratio)} ÷ ${ratioCell(f.frameworkOwn.ratio)}`,
+        ratio: `${overFramework(f).toFixed(2)}x`,
+        target: "≥ 0.85x",
+        verdict: overFramework(f) >= 0.85 && f.cachedPage.subject.errors === 0 && f.frameworkOwn.subject.errors === 0 ? "met" : "missed",
       });
     }
   }
@@ -91,8 +141,8 @@ export const serviceRows = async (quick: boolean): Promise<Section> => {
       section: S,
       figure: `memory per active search: ${p.searches} searches held (${p.offers.median.toFixed(0)} offers median, ${p.offersHeld.toLocaleString("en")} in all), added in ${p.steps} steps; the slope over the steps, per 1,000 offers: resident, heap`,
       value: `${(p.rssPer1000Offers / MB).toFixed(2)} MB, heap ${(p.heapPer1000Offers / MB).toFixed(2)} MB`,
-      target: "≤ 1 MB",
-      verdict: p.rssPer1000Offers <= MB && p.heapPer1000Offers <= MB ? "met" : "missed",
+      target: "heap ≤ 1 MB (resident: info)",
+      verdict: p.heapPer1000Offers <= MB ? "met" : "missed",
     },
     {
       section: S,
