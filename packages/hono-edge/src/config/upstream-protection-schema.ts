@@ -22,7 +22,7 @@ export const UpstreamBudgetSchema = z
   .strictObject({
     /** Budget on. Default true. */
     enabled: z.boolean().default(true),
-    /** Requests one search may make in all. Default: `requestsPerSource` times the upstream's sources (airlines). */
+    /** Requests one search may make in all, over its airlines (the OTA comparison has a budget of its own). Default: `requestsPerSource` times the airlines. */
     requestsPerSearch: z.int().min(1).max(100_000).optional(),
     /** Each source's share of the default budget. Default 32 (a search of a minute and a half, polled with backoff, makes about 15). */
     requestsPerSource: z.int().min(1).max(1_000).default(32),
