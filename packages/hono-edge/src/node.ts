@@ -102,7 +102,11 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal): 
   if (config.upstream) {
     // An airline one instance found down is not asked by the others either (per instance while Redis cannot answer).
     const breakerStore = connection && redisModule?.redisBreakerStore({ redis: connection, keyPrefix, logger: log });
-    const upstream = upstreamSourcesFor(config.upstream, await import("@voar/http-adapter"), { breakerStore });
+    const upstream = upstreamSourcesFor(config.upstream, await import("@voar/http-adapter"), {
+      breakerStore,
+      // An airline's breaker opening (or closing again) is the operator's news, once per change seen by this instance.
+      onBreakerStateChange: (sourceId, state) => log.log({ level: state === "open" ? "warn" : "info", msg: "upstream.breaker", sourceId, state }),
+    });
     closers.push(() => upstream.close());
     sources = upstream.sources;
   } else {

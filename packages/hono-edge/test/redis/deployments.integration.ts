@@ -103,6 +103,9 @@ describe("two deployments with different sources on one Redis", () => {
     expect(upstream.stats.searches).toBe(searchesBefore);
     const fontes = theirsDone.body["Progresso"] as { Fontes: { Erro: string }[] };
     expect(fontes.Fontes.map((f) => f.Erro)).toEqual([SOURCE_FAILURE.SourceUnavailable.mensagem, SOURCE_FAILURE.SourceUnavailable.mensagem]);
+    // The operator's log says so, once per airline.
+    const opened = proxied.logs().filter((r) => r.msg === "upstream.breaker" && r["state"] === "open");
+    expect(opened.map((r) => r["sourceId"]).sort()).toEqual(["upstream:gol", "upstream:latam"]);
 
     // A Token of the other deployment is a search this one does not have.
     for (const [server, token] of [[proxied, simulatedToken], [simulated, failed.body["Token"] as string]] as const) {

@@ -48,7 +48,7 @@ export const DEFAULT_COOLDOWN_MS = 30_000;
 /** Default of {@link RequestBudgetOptions.requestsPerSource}. */
 export const DEFAULT_REQUESTS_PER_SOURCE = 32;
 
-/** Builds the protection of an adapter from its options (`false` turns a part off). */
+/** Builds the protection of an adapter from its options: the breakers unless `false`, the budget when given. */
 export const upstreamProtection = (
   breaker: BreakerOptions | false | undefined,
   budget: RequestBudgetOptions | false | undefined,
@@ -75,15 +75,18 @@ export const upstreamProtection = (
         }
       },
     },
-    budget: budget === false ? undefined : { max: budget?.maxRequestsPerSearch, perSource: budget?.requestsPerSource ?? DEFAULT_REQUESTS_PER_SOURCE },
+    // Off unless asked: the budget keys on the query object the engine hands a search's sources, and a caller
+    // of `source.search` may reuse one query object for searches of its own.
+    budget: budget ? { max: budget.maxRequestsPerSearch, perSource: budget.requestsPerSource ?? DEFAULT_REQUESTS_PER_SOURCE } : undefined,
   };
 };
 
 /**
  * The budgets of the searches of one group of sources (the fan-out, or one source), each kept with the
- * query object the engine hands every source of a search (and every retry of it). A budget lasts
- * `windowMs` from its first request, so that a caller reusing one query object for later searches gets a
- * new budget for each.
+ * query object the engine hands every source of a search (and every retry of it): one search, one query
+ * object, as the service's searches are (each its record's). A budget lasts `windowMs` from its first
+ * request, so that one query object reused for searches far apart gets a new budget for each; searches
+ * that share one query object at once share its budget.
  */
 export class SearchBudgets {
   private readonly used = new WeakMap<object, { count: number; readonly since: number }>();

@@ -29,7 +29,10 @@ export interface UpstreamOptions {
    * in this process); `false` turns it off.
    */
   readonly breaker?: BreakerOptions | false | undefined;
-  /** A budget of upstream requests per search (default 32 per source of the adapter); `false` turns it off. */
+  /**
+   * A budget of upstream requests per search, over the adapter's sources (`{}`: 32 per source). Default off.
+   * A search is the query object the engine hands its sources: give each search its own query object.
+   */
   readonly budget?: RequestBudgetOptions | false | undefined;
 }
 

@@ -117,9 +117,9 @@ describe("a source's transport behind its breaker", () => {
     expect(spent).toEqual(new RequestBudgetExhausted({ limit: 3 }));
   });
 
-  it("the default budget is 32 requests per source of the group", () => {
-    const p = upstreamProtection(undefined, undefined, 30_000);
-    expect(searchBudgets(p, 9, 200_000)?.limit).toBe(288);
+  it("the budget is off unless asked; asked without a figure, it is 32 requests per source of the group", () => {
+    expect(searchBudgets(upstreamProtection(undefined, undefined, 30_000), 9, 200_000)).toBeUndefined();
     expect(searchBudgets(upstreamProtection(undefined, false, 30_000), 9, 200_000)).toBeUndefined();
+    expect(searchBudgets(upstreamProtection(undefined, {}, 30_000), 9, 200_000)?.limit).toBe(288);
   });
 });

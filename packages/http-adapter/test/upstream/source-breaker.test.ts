@@ -122,7 +122,7 @@ describe("upstream protection", () => {
 
   it("the default budget (32 requests per airline) does not stop a search that completes normally", async () => {
     upstream = liveUpstream({ simulator: { latencyMs: { latam: 30_000, gol: 5_000, azul: 60_000 } }, backend: { progressiveModeA: false, deadlineMs: 120_000 } });
-    const fan = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, airlines: [1, 2, 3] });
+    const fan = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, airlines: [1, 2, 3], budget: {} });
     const run = await runSearch(testQuery(), fan, { deadlineMs: 150_000 });
     expect(run.last().sources.map((p) => p.state)).toEqual(["done", "done", "done"]);
     // Polled for a minute with backoff: well within 3 x 32.
