@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect";
 import type { Offer } from "../domain/offer.js";
-import type { SearchQuery } from "../domain/query.js";
+import type { SearchQuery } from "../query/query.js";
 import { retriesWithinSearch, SourceTimeout, toSourceError, type SourceError } from "../errors/source-errors.js";
 import { effectToObservable } from "./effect-bridge.js";
 import type { SearchEvent } from "./events.js";

@@ -1,4 +1,4 @@
-import type { SourceProgress } from "../engine/progress.js";
+import type { SourceProgress } from "./source-progress.js";
 
 /** The stable error codes of the wire's `Erro.Codigo` (decisions.md). */
 export const ERROR_CODES = [
