@@ -28,8 +28,8 @@ const deadUpstream = () =>
     faults: [{ at: 1, through: "end", fault: { kind: "status", status: 500 } }],
   });
 
-const proxyOver = (upstream: FakeUpstream, breaker: { enabled?: boolean } = {}) => {
-  const config = testConfig({ upstream: { url: UPSTREAM, ...ACCOUNT, breaker } });
+const proxyOver = (upstream: FakeUpstream, breaker: { enabled?: boolean } = {}, budget: { requestsPerSearch?: number } = {}) => {
+  const config = testConfig({ upstream: { url: UPSTREAM, ...ACCOUNT, breaker, budget } });
   if (!config.upstream) throw new Error("the test configuration has an upstream");
   const states: string[] = [];
   const sources = upstreamSourcesFor(config.upstream, adapterOver(upstream), { onBreakerStateChange: (id, s) => states.push(`${id} ${s}`) });
@@ -79,6 +79,27 @@ describe("the upstream protected by a breaker per airline", () => {
     const proxy = proxyOver(upstream, { enabled: false });
     for (let n = 0; n < 2; n++) await searchToEnd(proxy.app, query(n));
     expect(upstream.stats.searches).toBeGreaterThan(2 * 3 * AIRLINES);
+    expect(proxy.states).toEqual([]);
+    await proxy.close();
+    upstream.close();
+  });
+
+  it("a search that spends upstream.budget.requestsPerSearch stops its airlines, each shown as stopped by the budget", async () => {
+    // Slow airlines: each needs several polls.
+    const upstream = createFakeUpstream({
+      backend: liveBackend({ sources: createSimulator({ latencyMs: 20_000, batches: 1 }).sources, progressiveModeA: false }),
+      auth: { accounts: [ACCOUNT] },
+    });
+    const proxy = proxyOver(upstream, {}, { requestsPerSearch: 12 });
+    const last = await searchToEnd(proxy.app, query(0));
+    expect(upstream.stats.searches).toBe(12);
+    const fontes = last.body.Progresso.Fontes;
+    expect(fontes).toHaveLength(AIRLINES);
+    // The slow airlines are stopped by the budget; one the upstream has no search of (Interline) is done at once.
+    const stopped = fontes.filter((f) => f.Estado === "falhou");
+    expect(stopped.map((f) => f.Nome)).toEqual(["LATAM", "GOL", "Azul", "TAP", "Copa", "American Airlines", "Iberia", "Livelo"]);
+    for (const f of stopped) expect(f).toMatchObject({ Codigo: "FALHA_FORNECEDOR", Erro: SOURCE_FAILURE.RequestBudgetExhausted.mensagem, Retentavel: true });
+    // No breaker opened: the upstream answered every request it got.
     expect(proxy.states).toEqual([]);
     await proxy.close();
     upstream.close();
