@@ -15,3 +15,4 @@ export { createRedisAnswerStore, type RedisAnswerStoreOptions } from "./redis-an
 export { redisRateLimiters, type RedisRateLimitersOptions } from "./redis-rate-limiter.js";
 export { openRedisConnection, type RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
 export type { StoreGuard } from "./store-guard.js";
+export { redisBreakerStore, type RedisBreakerStoreOptions } from "./redis-breaker-store.js";

@@ -11,8 +11,8 @@ import type { RedisConnection } from "./redis-connection.js";
 /** Options of {@link createRedisAnswerStore}. */
 export interface RedisAnswerStoreOptions {
   readonly redis: RedisConnection;
-  /** Prefix of the keys: the deployment's (its fingerprint in it), so that other deployments' answers are never read. */
-  readonly keyPrefix: string;
+  /** Prefix of the keys: the deployment's (its fingerprint in it), so that other deployments' answers are never read. Default `voar:`. */
+  readonly keyPrefix?: string | undefined;
   /** Answers kept at most; beyond it the oldest are deleted. */
   readonly maxEntries: number;
   /** An answer larger than this (JSON bytes) is not stored. Default 4 MiB. */
@@ -42,8 +42,9 @@ return 1
 export const createRedisAnswerStore = (o: RedisAnswerStoreOptions): AnswerStore => {
   const client = o.redis.client;
   const setAnswer = luaScript(client, SET_ANSWER);
-  const index = `${o.keyPrefix}answers`;
-  const keyOf = (key: string) => `${o.keyPrefix}answer:${key}`;
+  const prefix = o.keyPrefix ?? "voar:";
+  const index = `${prefix}answers`;
+  const keyOf = (key: string) => `${prefix}answer:${key}`;
   const maxBytes = o.maxEntryBytes ?? 4 * 1024 * 1024;
   return {
     get: async (key) => {

@@ -4,7 +4,7 @@
  * imported here, so the module stays runtime-neutral and the caller chooses (and loads) the adapter.
  */
 import type { SearchQuery, SearchSource } from "@voar/core";
-import type { FanOutIdentity, UpstreamOptions, UpstreamSource, UpstreamSourceIdentity } from "@voar/http-adapter/fetch";
+import type { BreakerState, BreakerStore, FanOutIdentity, UpstreamOptions, UpstreamSource, UpstreamSourceIdentity } from "@voar/http-adapter/fetch";
 import { upstreamCacheOf, upstreamCredentials, UPSTREAM_AIRLINE_IDS, type UpstreamConfig } from "../config/deploy-schema.js";
 
 /** The two factories of `@voar/http-adapter` (or its `/fetch` build), e.g. `await import("@voar/http-adapter")`. */
@@ -21,21 +21,43 @@ export interface UpstreamSources {
   close(): Promise<void>;
 }
 
+/** What the runtime adds to the configured protection of the upstream. */
+export interface UpstreamProtectionDeps {
+  /** Where the breakers live: shared by the instances (`redisBreakerStore`) or, by default, in this process. */
+  readonly breakerStore?: BreakerStore | undefined;
+  /** Told when an airline's (or the OTA comparison's) breaker is seen in a new state, e.g. to set a gauge. */
+  readonly onBreakerStateChange?: ((sourceId: string, state: BreakerState) => void) | undefined;
+}
+
+/** The adapter's breaker and budget options from `upstream.breaker` and `upstream.budget`. */
+const protectionOf = (upstream: UpstreamConfig, deps: UpstreamProtectionDeps): Pick<UpstreamOptions, "breaker" | "budget"> => ({
+  breaker: upstream.breaker.enabled && {
+    failureThreshold: upstream.breaker.failureThreshold,
+    cooldownMs: upstream.breaker.cooldownMs,
+    store: deps.breakerStore,
+    onBreakerStateChange: deps.onBreakerStateChange,
+  },
+  budget: upstream.budget.enabled && { maxRequestsPerSearch: upstream.budget.requestsPerSearch, requestsPerSource: upstream.budget.requestsPerSource },
+});
+
 /** Id of the source that asks the upstream's own OTA comparison (Companhia 1300) for Mode B. */
 export const UPSTREAM_OTAS_SOURCE_ID = "upstream:otas";
 
 /**
  * The upstream as sources: the fan-out (one source per allowed airline, so each airline's progress shows
  * and an airline the account may not search is never asked) for Mode A and single-airline searches, and
- * one source asking the upstream's OTA comparison for Mode B (unless `otas` is false).
+ * one source asking the upstream's OTA comparison for Mode B (unless `otas` is false). Each source has its
+ * breaker (`upstream.breaker`), in `deps.breakerStore` when given (Redis, shared by the instances); each
+ * search a budget of upstream requests (`upstream.budget`).
  *
  * @example
  * const upstream = upstreamSourcesFor(config.upstream, await import("@voar/http-adapter"));
  * const app = createApp({ config, sources: upstream.sources });
  * // at shutdown, after the app's searches stopped: await upstream.close();
  */
-export const upstreamSourcesFor = (upstream: UpstreamConfig, adapter: UpstreamAdapter): UpstreamSources => {
+export const upstreamSourcesFor = (upstream: UpstreamConfig, adapter: UpstreamAdapter, deps: UpstreamProtectionDeps = {}): UpstreamSources => {
   const common: UpstreamOptions = {
+    ...protectionOf(upstream, deps),
     baseUrl: upstream.url,
     credentials: upstreamCredentials(upstream),
     ...(upstream.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: upstream.requestTimeoutMs }),
