@@ -6,7 +6,8 @@
  *    airline, merged) against one all-airlines upstream search;
  *  - upstream requests per completed search: both, and a client polling at a fixed 10 s as public clients do;
  *  - throughput of the undici source against the same source on global fetch (requests/s, ratio).
- * Time is scaled: one simulated second is SCALE_MS real milliseconds, so the bench takes seconds.
+ * The fan-out is measured with its default pacing (polls aimed at each airline's learned completion time)
+ * and on the backoff alone, as it was. Time is scaled: one simulated second is SCALE_MS real milliseconds, so the bench takes seconds.
  */
 import { hasResults, search, type SearchQuery, type SearchSnapshot, type SearchSource } from "../packages/core/src/index.js";
 import { createFakeUpstream, createSimulator, driveSearch, liveBackend, serveOnNode } from "../packages/testing/src/index.js";
@@ -65,7 +66,10 @@ export interface ApproachFigures {
 export interface UpstreamFigures {
   readonly scaleMs: number;
   readonly runs: number;
+  /** The fan-out, its polls aimed at each airline's learned completion time (the default). */
   readonly fanOut: ApproachFigures;
+  /** The fan-out on the backoff alone, as it was. */
+  readonly fanOutBackoff: ApproachFigures;
   readonly allAirlines: ApproachFigures;
   readonly fixedPoll: { readonly completeS: Figure; readonly requests: Figure };
   readonly throughput: { readonly requests: number; readonly undici: Figure; readonly fetch: Figure; readonly ratio: Figure };
@@ -112,7 +116,7 @@ export const runUpstreamBench = async (quick = isQuick()): Promise<UpstreamFigur
   const simulator = createSimulator({ latencyMs, batches: 1 });
   // The simulator computes a route's flights once per query: done before timing, so that only the
   // simulated latencies, the HTTP exchanges and the polling are measured.
-  for (let n = 0; n < 3 * runs + 3; n++) simulator.offers(query(n));
+  for (let n = 0; n < 4 * runs + 4; n++) simulator.offers(query(n));
   const upstream = createFakeUpstream({
     backend: liveBackend({ sources: simulator.sources, progressiveModeA: false, deadlineMs: 300 * SCALE_MS }),
     auth: { accounts: [account] },
@@ -121,6 +125,8 @@ export const runUpstreamBench = async (quick = isQuick()): Promise<UpstreamFigur
   const baseUrl = `${served.origin}/api`;
   const requests = () => upstream.stats.searches;
   const fan = createFanOutSources({ baseUrl, credentials: account, polling });
+  // The fan-out as it was: every airline polled on the backoff alone.
+  const fanBackoff = createFanOutSources({ baseUrl, credentials: account, polling, pacing: "backoff" });
   const one = createUpstreamSource({ baseUrl, credentials: account, polling });
   const fixedPoll = async (q: SearchQuery): Promise<Timing> => {
     const before = requests();
@@ -132,17 +138,25 @@ export const runUpstreamBench = async (quick = isQuick()): Promise<UpstreamFigur
   const fanRuns: Timing[] = [];
   const oneRuns: Timing[] = [];
   const fixed: Timing[] = [];
+  const backoffRuns: Timing[] = [];
   // One untimed round first (JIT, connections, logins); then each run searches queries the upstream has
   // not seen, so every search starts cold.
   for (let i = -1; i < runs; i++) {
-    const n = 3 * (i + 1);
-    const timings = [await timeSearch(query(n), fan, requests), await timeSearch(query(n + 1), [one], requests), await fixedPoll(query(n + 2))] as const;
+    const n = 4 * (i + 1);
+    const timings = [
+      await timeSearch(query(n), fan, requests),
+      await timeSearch(query(n + 1), [one], requests),
+      await fixedPoll(query(n + 2)),
+      await timeSearch(query(n + 3), fanBackoff, requests),
+    ] as const;
     if (i < 0) continue;
     fanRuns.push(timings[0]);
     oneRuns.push(timings[1]);
     fixed.push(timings[2]);
+    backoffRuns.push(timings[3]);
   }
   await fan[0]?.close();
+  await fanBackoff[0]?.close();
   await one.close();
   await served.close();
   upstream.close();
@@ -151,6 +165,7 @@ export const runUpstreamBench = async (quick = isQuick()): Promise<UpstreamFigur
     scaleMs: SCALE_MS,
     runs,
     fanOut: summarizeTimings(fanRuns),
+    fanOutBackoff: summarizeTimings(backoffRuns),
     allAirlines: summarizeTimings(oneRuns),
     fixedPoll: { completeS: fixedFigures.completeS, requests: fixedFigures.requests },
     throughput: await throughput(runs, quick),

@@ -180,7 +180,7 @@ export const configReferencePage = async (): Promise<string> => {
   const base = ServiceConfigSchema.parse({ apiKeys: [{ name: "docs", key: "a-key-of-16-characters" }] });
   const full = ServiceConfigSchema.parse({
     apiKeys: [{ name: "docs", key: "a-key-of-16-characters" }],
-    upstream: { url: "https://upstream.example/api", token: "t" },
+    upstream: { url: "https://upstream.example/api", token: "t", cache: {} },
     store: { redis: { url: "redis://127.0.0.1:6379" } },
   });
   const defaultOf = (p: string) => (given.has(p) ? "none" : perSecond(p, at(base, p)) ?? show(at(base, p) ?? at(full, p)));

@@ -14,11 +14,14 @@ export { systemClock, type Clock } from "./clock.js";
 export { ServiceConfigSchema, ApiKeySchema, AgencySchema, type ServiceConfig, type ServiceConfigInput } from "./config/config-schema.js";
 export { loadConfig, defineConfig, ConfigError, type ConfigResult, type ConfigSources } from "./config/load-config.js";
 export { ENV_VARS, configFromEnv, type EnvConfig } from "./config/env-config.js";
-export { UpstreamSchema, StoreSchema, UPSTREAM_AIRLINE_IDS, type UpstreamConfig, type StoreConfig } from "./config/deploy-schema.js";
+export { UpstreamSchema, UpstreamCacheSchema, StoreSchema, UPSTREAM_AIRLINE_IDS, upstreamCacheOf, type UpstreamConfig, type UpstreamCacheConfig, type StoreConfig } from "./config/deploy-schema.js";
 export { deploymentFingerprint, deploymentIdentity, deploymentKeyPrefix, type SimulatorIdentity } from "./config/deployment-fingerprint.js";
 
 // Sources: a real upstream through the adapter the runtime has
 export { upstreamSourcesFor, UPSTREAM_OTAS_SOURCE_ID, type UpstreamAdapter, type UpstreamSources } from "./sources/upstream-sources.js";
+export { createAnswerCache, type AnswerCache, type AnswerCacheOptions, type CacheLookup } from "./sources/cached-sources.js";
+export { createMemoryAnswerStore, type AnswerStore, type CachedAnswer, type MemoryAnswerStoreOptions } from "./sources/answer-store.js";
+export { cachedUpstreamSources, upstreamAccount, type CachedUpstreamOptions } from "./sources/cached-upstream.js";
 
 // Session store port and the in-memory store
 export type { SessionStore, SearchRecord, SearchLease, OpenResult, Unwatch } from "./search/session-store.js";

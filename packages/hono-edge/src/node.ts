@@ -31,6 +31,9 @@ import { deploymentFingerprint, deploymentKeyPrefix } from "./config/deployment-
 import { systemClock } from "./clock.js";
 import type { SessionStore } from "./search/session-store.js";
 import { upstreamSourcesFor } from "./sources/upstream-sources.js";
+import { cachedUpstreamSources } from "./sources/cached-upstream.js";
+import { upstreamCacheOf } from "./config/deploy-schema.js";
+import type { AnswerStore } from "./sources/answer-store.js";
 
 const env = process.env;
 const logger = jsonLinesLogger(batchedLineWriter());
@@ -116,8 +119,9 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal): 
   }
   let store: SessionStore | undefined;
   let rateLimiters = memoryRateLimiters(systemClock);
+  let answers: AnswerStore | undefined;
   if (connection && redisModule) {
-    const { createRedisSessionStore, redisRateLimiters } = redisModule;
+    const { createRedisSessionStore, createRedisAnswerStore, redisRateLimiters } = redisModule;
     const redisStore = createRedisSessionStore({
       redis: connection,
       keyPrefix,
@@ -132,6 +136,15 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal): 
     });
     store = redisStore;
     rateLimiters = redisRateLimiters({ redis: connection, keyPrefix, fallback: rateLimiters, logger: log });
+    const cache = config.upstream ? upstreamCacheOf(config.upstream) : undefined;
+    if (cache?.enabled) answers = createRedisAnswerStore({ redis: connection, keyPrefix, maxEntries: cache.maxEntries });
+  }
+  if (config.upstream) {
+    // The upstream's answers shared by every tenant (and, through Redis, every instance); stopped before the connections close.
+    const cached = cachedUpstreamSources(sources, config.upstream, { clock: systemClock, logger: log, store: answers });
+    sources = cached.sources;
+    const cache = cached.cache;
+    if (cache) closers.unshift(() => Promise.resolve(cache.close()));
   }
   return {
     sources,

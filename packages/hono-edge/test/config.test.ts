@@ -91,7 +91,7 @@ describe("loadConfig", () => {
 
   it("every VOAR_* variable names a setting of the schema", () => {
     const result = loadConfig({
-      file: { apiKeys: [{ name: "acme", key: KEY }], upstream: { url: "https://up.example/api", token: "t" }, store: { redis: { url: "redis://r:6379" } } },
+      file: { apiKeys: [{ name: "acme", key: KEY }], upstream: { url: "https://up.example/api", token: "t", cache: {} }, store: { redis: { url: "redis://r:6379" } } },
     });
     if (!result.ok) throw new Error("unreachable");
     for (const [name, v] of Object.entries(ENV_VARS)) {

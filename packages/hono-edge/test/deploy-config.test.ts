@@ -2,6 +2,7 @@ import { createFanOutSources, createUpstreamSource } from "@voar/http-adapter/fe
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/load-config.js";
 import { upstreamSourcesFor } from "../src/sources/upstream-sources.js";
+import { upstreamCacheOf } from "../src/config/deploy-schema.js";
 
 const KEY = "a-valid-api-key-0123456789";
 const base = { apiKeys: [{ name: "acme", key: KEY }] };
@@ -44,6 +45,19 @@ describe("upstream and store settings", () => {
       budget: { enabled: true, requestsPerSource: 32 },
     });
     expect(r.config.store).toEqual({ redis: { url: "redis://10.0.0.5:6379/2", keyPrefix: "prod:" } });
+  });
+
+  it("read the answer cache from VOAR_UPSTREAM_CACHE_* variables, and refuse a freshness window under a second", () => {
+    const upstream = { VOAR_UPSTREAM_URL: "https://up.example/api", VOAR_UPSTREAM_TOKEN: "t" };
+    const r = loadConfig({
+      file: base,
+      env: { ...upstream, VOAR_UPSTREAM_CACHE_ENABLED: "false", VOAR_UPSTREAM_CACHE_FRESH_MS: "60000", VOAR_UPSTREAM_CACHE_STALE_MS: "0", VOAR_UPSTREAM_CACHE_MAX_ENTRIES: "500" },
+    });
+    if (!r.ok) throw new Error(r.errors.join("\n"));
+    expect(r.config.upstream?.cache).toEqual({ enabled: false, freshMs: 60_000, staleMs: 0, maxEntries: 500 });
+    // Absent: on, with the defaults.
+    expect(upstreamCacheOf({})).toEqual({ enabled: true, freshMs: 300_000, staleMs: 300_000, maxEntries: 2_000 });
+    expect(errorsOf({}, { ...upstream, VOAR_UPSTREAM_CACHE_FRESH_MS: "10" })[0]).toMatch(/^upstream\.cache\.freshMs: .*\(from VOAR_UPSTREAM_CACHE_FRESH_MS\)$/);
   });
 
   it("read the upstream's breakers and request budget from VOAR_UPSTREAM_BREAKER_* and VOAR_UPSTREAM_BUDGET_*, and name a bad one", () => {

@@ -132,6 +132,10 @@ export interface Offer {
   readonly fareToken: string;
   /** Opaque token identifying the search at its source. */
   readonly searchToken: string;
+  /** When the offer was seen at its source (ms since the epoch); absent when the source does not say. */
+  readonly seenAt?: number | undefined;
+  /** Until when the offer may be taken as current (ms since the epoch); absent when the source does not say. */
+  readonly validUntil?: number | undefined;
 }
 
 /** The seller's service fee of an offer in centavos, all passengers (negative for a discount); 0 when none. */

@@ -6,8 +6,9 @@ import type { SourceProgress } from "../errors/source-progress.js";
 import { indexOffer, unindexOffer } from "./result-index.js";
 import type { SearchSnapshot } from "./snapshot.js";
 
-/** Two versions of an offer that a client could not tell apart. */
+/** Two versions of an offer that a client could not tell apart (an offer seen again is valid longer: that shows). */
 const samePrice = (a: Offer, b: Offer): boolean =>
+  a.validUntil === b.validUntil &&
   a.total.amount === b.total.amount &&
   a.taxes.amount === b.taxes.amount &&
   a.airlinePrice.amount === b.airlinePrice.amount &&

@@ -93,6 +93,8 @@ export const ModeASegmentSchema = z
     ValorSegmento: DecimalAmountSchema,
     PontosAdulto: z.number().meta({ description: "Pontos por adulto; -1 marca um voo pago em dinheiro (pagante)." }),
     PontosCrianca: z.number().meta({ description: "Pontos por criança; -1 num voo pagante." }),
+    VistoEm: z.iso.datetime().optional().meta({ description: "Quando a oferta foi vista na fonte (UTC); ausente quando a fonte não diz.", examples: ["2026-09-01T12:00:00.000Z"] }),
+    ValidoAte: z.iso.datetime().optional().meta({ description: "Até quando a oferta vale como atual (UTC); ausente quando a fonte não diz.", examples: ["2026-09-01T12:10:00.000Z"] }),
   })
   .meta({ id: "ModeASegment", description: "Um itinerário alternativo ao preço do grupo." });
 

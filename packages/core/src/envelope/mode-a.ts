@@ -41,6 +41,9 @@ const PASSENGER_ORDER: readonly PassengerType[] = ["ADT", "CHD", "INF"];
 
 const decimal = (centavos: number): number => centavos / 100;
 
+/** An instant (ms since the epoch) as ISO 8601 UTC. */
+const instantOf = (ms: number): string => new Date(ms).toISOString();
+
 const toWireLeg = (leg: Leg): ModeALeg => ({
   managedBy: { name: leg.carrier.name, iata: leg.carrier.iata },
   operatedBy: { name: leg.operatingCarrier.name, iata: leg.operatingCarrier.iata },
@@ -86,6 +89,9 @@ export const toWireSegment = (offer: Offer, routeRPH: 0 | 1, rph: number): ModeA
   ValorSegmento: decimal(offer.total.amount - offer.taxes.amount),
   PontosAdulto: offer.miles?.pointsAdult ?? -1,
   PontosCrianca: offer.miles?.pointsChild ?? -1,
+  // Only when the source said: answers of sources that do not say stay byte for byte what they were.
+  ...(offer.seenAt === undefined ? {} : { VistoEm: instantOf(offer.seenAt) }),
+  ...(offer.validUntil === undefined ? {} : { ValidoAte: instantOf(offer.validUntil) }),
 });
 
 /** Per passenger type, the fares of the priced offers (one per direction) summed, in ADT, CHD, INF order. */

@@ -204,3 +204,22 @@ describe("search", () => {
     expect([...run.last().offers.keys()]).toEqual(["miles"]);
   });
 });
+
+describe("search: an offer seen again", () => {
+  it("keeps the later sighting when it is valid longer, and nothing new when it says the same", async () => {
+    const first = { ...makeOffer({ id: "a", total: 40_000 }), seenAt: 1_000, validUntil: 301_000 };
+    const again = { ...first, seenAt: 61_000, validUntil: 361_000 };
+    const source = scriptedSource("fast", [[
+      { afterMs: 100, offers: [first] },
+      { afterMs: 100, offers: [first] },
+      { afterMs: 100, offers: [again] },
+    ]]);
+    const run = collect([source]);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(run.isComplete()).toBe(true);
+    expect(run.last().offers.get("a")).toMatchObject({ seenAt: 61_000, validUntil: 361_000 });
+    // The repeat of the same sighting made no new version with offers; the later one did.
+    const versionsWithA = new Set(run.snapshots.map((s) => s.offers.get("a")).filter((o) => o !== undefined));
+    expect(versionsWithA.size).toBe(2);
+  });
+});

@@ -176,3 +176,17 @@ describe("toWireMeta", () => {
     expect(group.flights).toHaveLength(1);
   });
 });
+
+describe("toWireFlight: each segment says how fresh its offer is", () => {
+  it("writes VistoEm and ValidoAte as UTC instants, and neither when the source did not say", () => {
+    const seen = Date.parse("2026-09-01T12:00:00Z");
+    const stamped = { ...direct, seenAt: seen, validUntil: seen + 300_000 };
+    const flight = toWireFlight({ ...oneWay, outbound: [stamped, viaBsb] });
+    expect(ModeAFlightSchema.parse(flight)).toEqual(flight);
+    expect(flight.segments.map((s) => [s.VistoEm, s.ValidoAte])).toEqual([
+      ["2026-09-01T12:00:00.000Z", "2026-09-01T12:05:00.000Z"],
+      [undefined, undefined],
+    ]);
+    expect("VistoEm" in flight.segments[1]!).toBe(false);
+  });
+});

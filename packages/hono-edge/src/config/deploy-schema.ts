@@ -10,6 +10,28 @@ import { UpstreamBreakerSchema, UpstreamBudgetSchema } from "./upstream-protecti
 /** The single-airline Companhia ids an upstream can be asked for, one source each (decisions.md). */
 export const UPSTREAM_AIRLINE_IDS: readonly number[] = AIRLINES.map((a) => a.id);
 
+/**
+ * The upstream's answers cached and shared by every tenant of the deployment (in Redis when the store is
+ * Redis, else in memory), with stale-while-revalidate: see the hono-edge README, "Answer cache".
+ */
+export const UpstreamCacheSchema = z
+  .strictObject({
+    /** Cache the upstream's answers. Default true. */
+    enabled: z.boolean().default(true),
+    /** How long an answer (one airline's, for one query) is served as it is, in ms; also its offers' `validUntil`. Default 300 000 (5 min). */
+    freshMs: z.int().min(1_000).max(86_400_000).default(300_000),
+    /** How long after that it is still served at once while one refresh runs, in ms; 0: never. Default 300 000. */
+    staleMs: z.int().min(0).max(86_400_000).default(300_000),
+    /** Answers kept at most (the oldest forgotten first). Default 2 000. */
+    maxEntries: z.int().min(1).max(1_000_000).default(2_000),
+  });
+
+/** The answer cache as configured (validated). */
+export type UpstreamCacheConfig = z.output<typeof UpstreamCacheSchema>;
+
+/** The answer cache of an upstream: its own settings, else the defaults (on). */
+export const upstreamCacheOf = (u: { readonly cache?: UpstreamCacheConfig | undefined }): UpstreamCacheConfig => u.cache ?? UpstreamCacheSchema.parse({});
+
 /** A real ConsultaAereo upstream: its URL and either a static token or an agency login. */
 export const UpstreamSchema = z
   .strictObject({
@@ -41,6 +63,8 @@ export const UpstreamSchema = z
     otas: z.boolean().default(true),
     /** Limit of one HTTP exchange with the upstream, in ms (adapter default 30 000). */
     requestTimeoutMs: z.int().min(100).max(600_000).optional(),
+    /** The answer cache (`upstream.cache.*`); absent: on, with its defaults. */
+    cache: UpstreamCacheSchema.optional(),
   })
   .superRefine((u, ctx) => {
     const login = u.username !== undefined || u.password !== undefined;

@@ -133,6 +133,10 @@ export const ENV_VARS: Readonly<Record<string, EnvVar>> = {
   VOAR_UPSTREAM_AIRLINES: { path: ["upstream", "airlines"], parse: ids },
   VOAR_UPSTREAM_OTAS: { path: ["upstream", "otas"], parse: boolean },
   VOAR_UPSTREAM_REQUEST_TIMEOUT_MS: { path: ["upstream", "requestTimeoutMs"], parse: number },
+  VOAR_UPSTREAM_CACHE_ENABLED: { path: ["upstream", "cache", "enabled"], parse: boolean },
+  VOAR_UPSTREAM_CACHE_FRESH_MS: { path: ["upstream", "cache", "freshMs"], parse: number },
+  VOAR_UPSTREAM_CACHE_STALE_MS: { path: ["upstream", "cache", "staleMs"], parse: number },
+  VOAR_UPSTREAM_CACHE_MAX_ENTRIES: { path: ["upstream", "cache", "maxEntries"], parse: number },
   // VOAR_REDIS_URL is an alias; VOAR_STORE_REDIS_URL, read after it, wins when both are set.
   VOAR_REDIS_URL: { path: ["store"], parse: redisStore },
   VOAR_STORE_REDIS_URL: { path: ["store"], parse: redisStore },

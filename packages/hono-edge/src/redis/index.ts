@@ -11,6 +11,7 @@
  */
 export { createRedisSessionStore, type RedisSessionStore, type RedisSessionStoreOptions } from "./redis-session-store.js";
 export { redisKeys, type RedisKeys } from "./redis-keys.js";
+export { createRedisAnswerStore, type RedisAnswerStoreOptions } from "./redis-answer-store.js";
 export { redisRateLimiters, type RedisRateLimitersOptions } from "./redis-rate-limiter.js";
 export { openRedisConnection, type RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
 export type { StoreGuard } from "./store-guard.js";

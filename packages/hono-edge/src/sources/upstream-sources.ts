@@ -5,7 +5,7 @@
  */
 import type { SearchQuery, SearchSource } from "@voar/core";
 import type { BreakerState, BreakerStore, FanOutIdentity, UpstreamOptions, UpstreamSource, UpstreamSourceIdentity } from "@voar/http-adapter/fetch";
-import { upstreamCredentials, UPSTREAM_AIRLINE_IDS, type UpstreamConfig } from "../config/deploy-schema.js";
+import { upstreamCacheOf, upstreamCredentials, UPSTREAM_AIRLINE_IDS, type UpstreamConfig } from "../config/deploy-schema.js";
 
 /** The two factories of `@voar/http-adapter` (or its `/fetch` build), e.g. `await import("@voar/http-adapter")`. */
 export interface UpstreamAdapter {
@@ -61,6 +61,8 @@ export const upstreamSourcesFor = (upstream: UpstreamConfig, adapter: UpstreamAd
     baseUrl: upstream.url,
     credentials: upstreamCredentials(upstream),
     ...(upstream.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: upstream.requestTimeoutMs }),
+    // An offer is current for as long as the cache serves its answer fresh.
+    offerValidityMs: upstreamCacheOf(upstream).freshMs,
   };
   const airlines = adapter.createFanOutSources({ ...common, airlines: upstream.airlines ?? UPSTREAM_AIRLINE_IDS });
   const otas = upstream.otas ? adapter.createUpstreamSource({ ...common, id: UPSTREAM_OTAS_SOURCE_ID, name: "OTAs do fornecedor" }) : undefined;

@@ -56,7 +56,14 @@ const direct = async (query: SearchQuery) => {
   return snapshotToEnvelope(last, { searchId: null, requestId: "r", page: 1, pageSize: 100, airports }).body;
 };
 
-const flightsOf = (e: Envelope | { Data: unknown[] }) => JSON.stringify((e.Data[0] as { flights?: unknown; Ida?: unknown }).flights ?? (e.Data[0] as { Ida?: unknown }).Ida);
+/** The offers of an answer as JSON text, without the freshness members (when each was seen: they differ by the time of the run). */
+const flightsOf = (e: Envelope | { Data: unknown[] }) =>
+  JSON.stringify((e.Data[0] as { flights?: unknown; Ida?: unknown }).flights ?? (e.Data[0] as { Ida?: unknown }).Ida, (k, v: unknown) =>
+    k === "VistoEm" || k === "ValidoAte" ? undefined : v,
+  );
+
+/** Every Mode A segment of an answer. */
+const segmentsOf = (e: Envelope) => ((e.Data[0] as { flights?: { segments: { VistoEm?: string; ValidoAte?: string }[] }[] }).flights ?? []).flatMap((f) => f.segments);
 
 describe("our service proxying the fake upstream over loopback", () => {
   it("a client polling our endpoint gets the complete result", async () => {
@@ -70,6 +77,10 @@ describe("our service proxying the fake upstream over loopback", () => {
     expect(last.TotalItens).toBe(reference.TotalItens);
     expect(last.TotalItens).toBeGreaterThan(0);
     expect(flightsOf(last)).toBe(flightsOf(reference as Envelope));
+    // Through the upstream adapter, every offer says when it was seen and until when it is current.
+    const segments = segmentsOf(last);
+    expect(segments.length).toBeGreaterThan(0);
+    for (const s of segments) expect(Date.parse(s.ValidoAte!)).toBeGreaterThan(Date.parse(s.VistoEm!));
   });
 
   it("a client on our SSE stream gets the complete result", async () => {

@@ -5,6 +5,7 @@
 import type { AirportDirectory } from "@voar/core";
 import type { HttpTransport } from "../transport/http-transport.js";
 import type { AuthSession } from "./auth-session.js";
+import type { CompletionTimes } from "./completion-times.js";
 import type { PollingPolicy } from "./poll-pacing.js";
 import type { UpstreamProtection } from "./source-breaker.js";
 
@@ -30,6 +31,10 @@ export interface UpstreamContext {
   readonly protection: UpstreamProtection;
   /** Leases by `<source id>|<query key>`. */
   readonly leases: Map<string, HeldLease>;
+  /** How long an offer counts as current from the time it was seen. */
+  readonly offerValidityMs: number;
+  /** Learned completion times of the fan-out's sources, which pace their polls. */
+  readonly completions: CompletionTimes;
 }
 
 /** How long a held lease may be resumed. */

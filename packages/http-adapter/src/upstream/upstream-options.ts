@@ -5,7 +5,9 @@ import type { AirportDirectory } from "@voar/core";
 import { airports as defaultAirports } from "@voar/core/airports";
 import type { HttpTransport } from "../transport/http-transport.js";
 import { AuthSession } from "./auth-session.js";
+import { CompletionTimes } from "./completion-times.js";
 import type { UpstreamCredentials } from "./credentials.js";
+import { DEFAULT_OFFER_VALIDITY_MS } from "./offer-freshness.js";
 import { pollingWith, type PollingOptions } from "./poll-pacing.js";
 import type { UpstreamContext } from "./upstream-context.js";
 import { upstreamProtection, type BreakerOptions, type RequestBudgetOptions } from "./source-breaker.js";
@@ -23,6 +25,11 @@ export interface UpstreamOptions {
   readonly requestTimeoutMs?: number | undefined;
   /** `QuantidadePorPagina` asked in Mode A (pages beyond the first are fetched once complete). Default 100. */
   readonly pageSize?: number | undefined;
+  /**
+   * How long an offer counts as current from the time it was seen (its `validUntil`); half of it for an
+   * answer the upstream says came from its own cache (`ByCache`). Default 600 000 ms.
+   */
+  readonly offerValidityMs?: number | undefined;
   /**
    * A breaker per source (each airline of the fan-out, the single source): after `failureThreshold` failed
    * requests in a row the source is not asked for `cooldownMs`, then probed. Default on (3 failures, 30 s,
@@ -50,5 +57,7 @@ export const upstreamContext = (options: UpstreamOptions, transport: HttpTranspo
     pageSize: options.pageSize ?? 100,
     protection: upstreamProtection(options.breaker, options.budget, requestTimeoutMs),
     leases: new Map(),
+    offerValidityMs: options.offerValidityMs ?? DEFAULT_OFFER_VALIDITY_MS,
+    completions: new CompletionTimes(),
   };
 };

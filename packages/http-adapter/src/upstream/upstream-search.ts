@@ -4,6 +4,9 @@
  * batch. Waits follow the backoff or the upstream's pace; polls and time are capped. A failed poll is
  * retried a few times in a row (the upstream's search lives on; nothing is lost); beyond that, or for a
  * non-retryable failure, the tagged error goes to the engine, whose retry resumes the held lease.
+ *
+ * With `learnPace` (the fan-out's sources), polls are also aimed at the time the source's searches usually complete (see `CompletionTimes`). Every offer passed
+ * on carries its freshness: seen when its answer came, valid for the context's `offerValidityMs`.
  */
 import {
   createOfferInterner,
@@ -20,8 +23,10 @@ import {
 } from "@voar/core";
 import { sleep } from "../internal/abortable.js";
 import { AnswerReader } from "./answer-reader.js";
+import { pacedDelay } from "./completion-times.js";
 import { consultar, type ConsultarResult } from "./consultar.js";
 import { OfferChanges } from "./offer-changes.js";
+import { answeredFromCache, withFreshness } from "./offer-freshness.js";
 import { stableOfferIds } from "./offer-identity.js";
 import { pollDelay } from "./poll-pacing.js";
 import { LEASE_TTL_MS, type UpstreamContext } from "./upstream-context.js";
@@ -46,7 +51,13 @@ const pagesOf = (json: unknown): number => {
  * Runs one attempt of an upstream search for a source, yielding batches of offers (empty ones too: they
  * tell the engine the upstream is alive). Returns when the upstream says `Completed`.
  */
-export async function* upstreamSearch(ctx: UpstreamContext, sourceId: string, query: SearchQuery, signal: AbortSignal): AsyncGenerator<readonly Offer[]> {
+export async function* upstreamSearch(
+  ctx: UpstreamContext,
+  sourceId: string,
+  query: SearchQuery,
+  signal: AbortSignal,
+  learnPace = false,
+): AsyncGenerator<readonly Offer[]> {
   const p = ctx.polling;
   const leaseKey = `${sourceId}|${queryKey(query)}`;
   const held = ctx.leases.get(leaseKey);
@@ -62,10 +73,16 @@ export async function* upstreamSearch(ctx: UpstreamContext, sourceId: string, qu
   const read = (json: unknown) => readUpstreamAnswer(json, readContext);
   const bodyFor = (page: number) => (pollId ? { LeaseId: pollId, ...pagingOf(query, page, ctx.pageSize) } : searchRequestBody(query, page, ctx.pageSize));
 
+  // When the first answer came: the upstream's search exists from then on (a login or a queue before it
+  // is not the airline's time). The fan-out's learned pacing counts from here.
+  let firstAnswerAt: number | undefined;
+  const fresh = (offers: readonly Offer[], json: unknown) => withFreshness(offers, Date.now(), ctx.offerValidityMs, answeredFromCache(json));
   let failures = 0;
   for (let poll = 1; ; poll++) {
     if (poll > p.maxPolls || Date.now() - started > p.maxDurationMs) throw new SourceTimeout({ afterMs: Date.now() - started });
     let result: ConsultarResult;
+    // When this poll left: the search was complete by then if its answer says so (the answer's own trip aside).
+    const sentAt = Date.now();
     try {
       result = await consultar(ctx, bodyFor(1), signal);
     } catch (error) {
@@ -79,6 +96,7 @@ export async function* upstreamSearch(ctx: UpstreamContext, sourceId: string, qu
       continue;
     }
     failures = 0;
+    firstAnswerAt ??= Date.now();
     const answer = polls.read(result.json);
     if (answer instanceof MalformedPayload) throw answer;
     const refused = upstreamFailure(answer);
@@ -102,10 +120,14 @@ export async function* upstreamSearch(ctx: UpstreamContext, sourceId: string, qu
         rest.push(...more.offers);
       }
       ctx.leases.delete(leaseKey);
-      yield changes.of(stableOfferIds([...answer.offers, ...rest]));
+      // Complete at its first answer (an upstream's cached search) says nothing of the airline's time.
+      if (learnPace && poll > 1) ctx.completions.record(sourceId, Math.max(0, sentAt - firstAnswerAt), poll === 2);
+      yield fresh(changes.of(stableOfferIds([...answer.offers, ...rest])), result.json);
       return;
     }
-    yield changes.of(stableOfferIds(answer.offers));
-    await sleep(pollDelay(p, poll, result.paceMs), signal);
+    const changed = changes.of(stableOfferIds(answer.offers));
+    yield fresh(changed, result.json);
+    const backoff = pollDelay(p, poll, result.paceMs);
+    await sleep(learnPace ? pacedDelay(backoff, Date.now() - firstAnswerAt, ctx.completions.expected(sourceId)) : backoff, signal);
   }
 }

@@ -54,6 +54,11 @@ export interface FanOutIdentity {
   readonly airlines?: readonly number[] | undefined;
   /** Prefix of the source ids: `<prefix><airline slug>`. Default `upstream:`. */
   readonly idPrefix?: string | undefined;
+  /**
+   * `"learned"` (default): polls aimed at the time each airline's searches usually complete, learned as they
+   * run, on top of the backoff. `"backoff"`: the backoff and the upstream's hints alone.
+   */
+  readonly pacing?: "learned" | "backoff" | undefined;
 }
 
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
@@ -61,8 +66,12 @@ const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
 /**
  * One single-airline source per airline. Each serves Mode A searches (as one part of them) and the
  * single-airline searches of its airline; it asks the upstream for that airline alone (`Companhia` = its id).
+ * Their polls are aimed at the time each airline's searches usually complete (learned as they run), so the
+ * fan-out costs about as many requests as one all-airlines search while its first result still comes from
+ * the fastest airline.
  */
 export const fanOutSources = (ctx: UpstreamContext, identity: FanOutIdentity = {}): UpstreamSource[] => {
+  const learn = identity.pacing !== "backoff";
   const airlines = identity.airlines ?? AIRLINES.map((a) => a.id);
   // One budget per search for all the airlines: the engine hands each of them the same query object.
   const budgets = searchBudgets(ctx.protection, airlines.length, ctx.polling.maxDurationMs);
@@ -79,7 +88,7 @@ export const fanOutSources = (ctx: UpstreamContext, identity: FanOutIdentity = {
       serves,
       session: ctx.session,
       search: (query: SearchQuery, signal: AbortSignal) =>
-        upstreamSearch(guarded(ctx, id, query, budgets), id, { ...query, mode: { kind: "single-airline", airlineId } }, signal),
+        upstreamSearch(guarded(ctx, id, query, budgets), id, { ...query, mode: { kind: "single-airline", airlineId } }, signal, learn),
       close: () => ctx.transport.close(),
     };
   });

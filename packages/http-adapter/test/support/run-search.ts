@@ -9,6 +9,7 @@ export interface RunningSearch {
   /** When the first offer came, ms after the start; undefined when none did. */
   firstOfferAt(): number | undefined;
   last(): SearchSnapshot;
+  /** The last snapshot's offers, without their freshness members (compared to fixtures; tested apart). */
   offers(): Offer[];
   stop(): void;
 }
@@ -30,7 +31,7 @@ export const startSearch = (query: SearchQuery, sources: readonly SearchSource[]
       return i < 0 ? undefined : times[i];
     },
     last: () => snapshots.at(-1)!,
-    offers: () => [...snapshots.at(-1)!.offers.values()],
+    offers: () => [...snapshots.at(-1)!.offers.values()].map(withoutFreshness),
     stop: () => sub.unsubscribe(),
   };
 };
@@ -44,3 +45,10 @@ export const runSearch = async (query: SearchQuery, sources: readonly SearchSour
 
 /** Offers by id, for equality regardless of order. */
 export const byId = (offers: readonly Offer[]): Map<string, Offer> => new Map(offers.map((o) => [o.id, o]));
+
+/** An offer without `seenAt` and `validUntil`, which depend on when it was received. */
+export const withoutFreshness = (o: Offer): Offer => {
+  if (o.seenAt === undefined && o.validUntil === undefined) return o;
+  const { seenAt: _seen, validUntil: _valid, ...rest } = o;
+  return rest;
+};
