@@ -4,6 +4,7 @@
 import type { AirportDirectory } from "@voar/core";
 import { airports as defaultAirports } from "@voar/core/airports";
 import type { HttpTransport } from "../transport/http-transport.js";
+import { observedTransport, type UpstreamObserver } from "../transport/observed-transport.js";
 import { AuthSession } from "./auth-session.js";
 import type { UpstreamCredentials } from "./credentials.js";
 import { pollingWith, type PollingOptions } from "./poll-pacing.js";
@@ -22,11 +23,17 @@ export interface UpstreamOptions {
   readonly requestTimeoutMs?: number | undefined;
   /** `QuantidadePorPagina` asked in Mode A (pages beyond the first are fetched once complete). Default 100. */
   readonly pageSize?: number | undefined;
+  /**
+   * Told of every HTTP exchange with the upstream (route, outcome, duration), e.g. to count it as a metric.
+   * Every exchange is also a client span of `@opentelemetry/api` carrying `traceparent` to the upstream.
+   */
+  readonly observer?: UpstreamObserver | undefined;
 }
 
 /** Builds the context shared by the sources of one adapter. */
-export const upstreamContext = (options: UpstreamOptions, transport: HttpTransport): UpstreamContext => {
+export const upstreamContext = (options: UpstreamOptions, bare: HttpTransport): UpstreamContext => {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const transport = observedTransport(bare, baseUrl, options.observer);
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   return {
     transport,
