@@ -31,8 +31,12 @@ import { deploymentFingerprint, deploymentKeyPrefix } from "./config/deployment-
 import { systemClock } from "./clock.js";
 import type { SessionStore } from "./search/session-store.js";
 import { upstreamSourcesFor } from "./sources/upstream-sources.js";
+import { createPromMetrics, serveMetrics, type PromMetrics } from "./entries/node-metrics.js";
+import { startNodeTracing } from "./entries/node-tracing.js";
 
 const env = process.env;
+// First, so that every span of the service is recorded (only when OTEL_EXPORTER_OTLP_ENDPOINT is set).
+const tracing = await startNodeTracing(env);
 const logger = jsonLinesLogger(batchedLineWriter());
 
 const fail = (errors: readonly string[]): never => {
@@ -88,12 +92,12 @@ const wholeNumber = (name: string): number | undefined => {
   return Number.isInteger(n) && n >= 0 ? n : fail([`${name}: "${text}" is not a whole number`]);
 };
 
-const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal): Promise<Backend> => {
+const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, metrics: PromMetrics | undefined): Promise<Backend> => {
   const closers: (() => Promise<void>)[] = [];
   let sources: readonly SearchSource[];
   const simulator = { latencyMs: wholeNumber("VOAR_SIMULATOR_LATENCY_MS"), seed: wholeNumber("VOAR_SIMULATOR_SEED") };
   if (config.upstream) {
-    const upstream = upstreamSourcesFor(config.upstream, await import("@voar/http-adapter"));
+    const upstream = upstreamSourcesFor(config.upstream, await import("@voar/http-adapter"), metrics);
     closers.push(() => upstream.close());
     sources = upstream.sources;
   } else {
@@ -111,7 +115,7 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal): 
     // sources on the same Redis never see these searches, whatever prefix they were given.
     keyPrefix = deploymentKeyPrefix(redis.keyPrefix, await deploymentFingerprint(config, simulator));
     // One connection and one view of Redis's availability for the store, its pub/sub and the rate limits.
-    const connection = openRedisConnection(redis.url, { load });
+    const connection = openRedisConnection(redis.url, { load, metrics });
     const redisStore = createRedisSessionStore({
       redis: connection,
       keyPrefix,
@@ -125,7 +129,7 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal): 
       await connection.close();
     });
     store = redisStore;
-    rateLimiters = redisRateLimiters({ redis: connection, keyPrefix, fallback: rateLimiters, logger: log });
+    rateLimiters = redisRateLimiters({ redis: connection, keyPrefix, fallback: rateLimiters, logger: log, metrics });
   }
   return {
     sources,
@@ -143,7 +147,10 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal): 
 const result = loadConfig({ file: await readConfigFile(env["VOAR_CONFIG_FILE"]), env });
 const config = result.ok ? result.config : fail(result.errors);
 const load = nodeLoadSignal();
-const backend = await backendOf(config, logger, load);
+// The metrics (prom-client, Node's own included): at GET /metrics behind the admin key, or on metrics.port.
+const metrics = config.metrics.enabled ? createPromMetrics() : undefined;
+const metricsApart = metrics !== undefined && config.metrics.port !== undefined;
+const backend = await backendOf(config, logger, load, metrics);
 const instanceId = crypto.randomUUID();
 const shutdown = new AbortController();
 const app = (() => {
@@ -159,6 +166,8 @@ const app = (() => {
       docsAssets: nodeDocsAssets(),
       signal: shutdown.signal,
       load,
+      metrics,
+      metricsExposition: metricsApart ? undefined : metrics,
     });
   } catch (e) {
     if (e instanceof ConfigError) return fail(e.errors);
@@ -166,7 +175,8 @@ const app = (() => {
   }
 })();
 const port = wholeNumber("VOAR_PORT") ?? wholeNumber("PORT") ?? 8787;
-const server = serveNode({ fetch: app.fetch, port, hostname: env["VOAR_HOSTNAME"] ?? "0.0.0.0", http: config.http, logger }, (info) =>
+const hostname = env["VOAR_HOSTNAME"] ?? "0.0.0.0";
+const server = serveNode({ fetch: app.fetch, port, hostname, http: config.http, logger }, (info) =>
   logger.log({
     level: "info",
     msg: "listening",
@@ -179,14 +189,22 @@ const server = serveNode({ fetch: app.fetch, port, hostname: env["VOAR_HOSTNAME"
     instanceId,
   }),
 );
+const metricsServer =
+  metrics && config.metrics.port !== undefined
+    ? serveMetrics({ port: config.metrics.port, hostname, metrics }, (info) => logger.log({ level: "info", msg: "metrics.listening", port: info.port }))
+    : undefined;
+if (metrics && !metricsApart && config.adminKeys.length === 0) {
+  logger.log({ level: "warn", msg: "metrics.unreachable", detail: "GET /metrics needs an admin key and none is configured: set adminKeys or metrics.port" });
+}
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
     logger.log({ level: "info", msg: "stopping", signal });
     // Ends running searches (leases released) and open SSE streams, lets the server drain, then closes
     // the upstream's connections and the store's.
     shutdown.abort();
+    metricsServer?.close();
     server.close(() => {
-      void backend.close().finally(() => process.exit(0));
+      void Promise.allSettled([backend.close(), tracing?.shutdown()]).finally(() => process.exit(0));
     });
   });
 }

@@ -71,14 +71,17 @@ export class SearchHub {
     } catch (e) {
       if (!(e instanceof SessionCapacityReached)) throw e;
       this.o.logger.log({ level: "warn", msg: "search.refused", tenant, scope: e.scope, retryAfterSeconds: e.retryAfterSeconds });
+      this.o.metrics?.searchRefused("capacity");
       throw new SearchCapacityReached(e.scope, e.retryAfterSeconds);
     }
     const { record, created } = opened;
     this.o.admission?.served(key);
     if (created) {
+      this.o.metrics?.searchStarted();
       this.o.logger.log({ level: "info", msg: "search.started", searchId: record.id, tenant, sources: active.length });
       if (!record.completed) this.start(record, emptySnapshotOf(record), active);
     } else {
+      this.o.metrics?.searchJoined();
       await this.ensureRunning(record);
     }
     return record;
@@ -159,6 +162,8 @@ export class SearchHub {
       maxAttempts: this.o.maxAttempts,
       failedTtlMs: Math.min(this.o.failedTtlMs, this.o.ttlMs),
       logger: this.o.logger,
+      metrics: this.o.metrics,
+      clock: this.o.clock,
       onEnd: () => this.running.delete(record.id),
       recorded: (s) => this.cache.keepNewer(record, s),
     });

@@ -4,7 +4,8 @@
  * imported here, so the module stays runtime-neutral and the caller chooses (and loads) the adapter.
  */
 import type { SearchQuery, SearchSource } from "@voar/core";
-import type { FanOutIdentity, UpstreamOptions, UpstreamSource, UpstreamSourceIdentity } from "@voar/http-adapter/fetch";
+import type { FanOutIdentity, UpstreamExchange, UpstreamOptions, UpstreamSource, UpstreamSourceIdentity } from "@voar/http-adapter/fetch";
+import type { ServiceMetrics } from "../telemetry/service-metrics.js";
 import { upstreamCredentials, UPSTREAM_AIRLINE_IDS, type UpstreamConfig } from "../config/deploy-schema.js";
 
 /** The two factories of `@voar/http-adapter` (or its `/fetch` build), e.g. `await import("@voar/http-adapter")`. */
@@ -27,16 +28,19 @@ export const UPSTREAM_OTAS_SOURCE_ID = "upstream:otas";
 /**
  * The upstream as sources: the fan-out (one source per allowed airline, so each airline's progress shows
  * and an airline the account may not search is never asked) for Mode A and single-airline searches, and
- * one source asking the upstream's OTA comparison for Mode B (unless `otas` is false).
+ * one source asking the upstream's OTA comparison for Mode B (unless `otas` is false). With `metrics`, every
+ * HTTP exchange with the upstream is counted and timed.
  *
  * @example
  * const upstream = upstreamSourcesFor(config.upstream, await import("@voar/http-adapter"));
  * const app = createApp({ config, sources: upstream.sources });
  * // at shutdown, after the app's searches stopped: await upstream.close();
  */
-export const upstreamSourcesFor = (upstream: UpstreamConfig, adapter: UpstreamAdapter): UpstreamSources => {
+export const upstreamSourcesFor = (upstream: UpstreamConfig, adapter: UpstreamAdapter, metrics?: ServiceMetrics): UpstreamSources => {
   const common: UpstreamOptions = {
     baseUrl: upstream.url,
+    // Every exchange counted and timed by route and outcome (`voar_upstream_requests_total`).
+    ...(metrics ? { observer: (x: UpstreamExchange) => metrics.upstreamRequest(x.route, x.outcome, x.durationMs / 1_000) } : {}),
     credentials: upstreamCredentials(upstream),
     ...(upstream.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: upstream.requestTimeoutMs }),
   };

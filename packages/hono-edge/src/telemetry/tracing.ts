@@ -1,0 +1,38 @@
+/**
+ * The service's spans, through `@opentelemetry/api` only (runtime-neutral; every call is a no-op until an
+ * entry registers an SDK, as the Node entry does when `OTEL_EXPORTER_OTLP_ENDPOINT` is set).
+ */
+import { context, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type TextMapGetter } from "@opentelemetry/api";
+
+/** The tracer of the service's own spans (requests, searches). */
+export const tracer = trace.getTracer("@voar/hono-edge");
+
+const headersGetter: TextMapGetter<Headers> = {
+  keys: (carrier) => [...carrier.keys()],
+  get: (carrier, key) => carrier.get(key) ?? undefined,
+};
+
+/** A request's span (kind server), child of the client's trace when its `traceparent` names one. */
+export const startRequestSpan = (method: string, route: string, headers: Headers): { span: Span; ctx: Context } => {
+  const parent = propagation.extract(ROOT_CONTEXT, headers, headersGetter);
+  const span = tracer.startSpan(`${method} ${route}`, { kind: SpanKind.SERVER, attributes: { "http.request.method": method, "http.route": route } }, parent);
+  return { span, ctx: trace.setSpan(parent, span) };
+};
+
+/** Ends a request's span with its status (5xx an error, 503 included: the client got no answer). */
+export const endRequestSpan = (span: Span, status: number): void => {
+  span.setAttribute("http.response.status_code", status);
+  if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
+};
+
+/** The trace id of a span that records (an SDK is registered), else undefined. */
+export const traceIdOf = (span: Span | undefined): string | undefined => {
+  const sc = span?.spanContext();
+  return sc && isSpanContextValid(sc) ? sc.traceId : undefined;
+};
+
+/** The trace id of the active span (the request or search being served), for log lines. */
+export const activeTraceId = (): string | undefined => traceIdOf(trace.getSpan(context.active()));
+
+export { context, trace, SpanStatusCode, type Span, type Context };
