@@ -33,7 +33,11 @@ const nextBatch = <T>(iterator: AsyncIterator<T>, timeoutMs: number, traced: Con
     return Effect.sync(() => clearTimeout(timer));
   });
 
-const tracer = trace.getTracer("@voar/core");
+/**
+ * The engine's tracer, looked up at each use: an SDK registered after this module loaded (or through another
+ * copy of `@opentelemetry/api`, CommonJS beside ESM) is then found.
+ */
+const tracer = () => trace.getTracer("@voar/core");
 
 /** Ends an attempt's span with how the attempt ended: its offers, and the error's tag when it failed. */
 const endSpan = (span: Span, offers: number, exit: Exit.Exit<unknown, SourceError>): void => {
@@ -65,7 +69,7 @@ const attempt = (
   Effect.acquireUseRelease(
     Effect.sync(() => {
       const controller = new AbortController();
-      const span = tracer.startSpan(
+      const span = tracer().startSpan(
         "voar.source",
         { attributes: { "voar.source.id": source.id, "voar.source.kind": source.kind, "voar.source.attempt": attemptNo } },
         parent,

@@ -81,7 +81,7 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
   let ended = false;
   // The run is a span (`voar.search`), child of the request that started or took over the search; the
   // engine runs in its context, so each source attempt and upstream call nests under it.
-  const span = tracer.startSpan("voar.search", { attributes: { "voar.search.id": o.record.id, "voar.search.sources": o.sources.length, "voar.search.base_version": o.base.version } });
+  const span = tracer().startSpan("voar.search", { attributes: { "voar.search.id": o.record.id, "voar.search.sources": o.sources.length, "voar.search.base_version": o.base.version } });
   const traced = trace.setSpan(context.active(), span);
   const traceId = traceIdOf(span);
   const now = () => (o.clock ? o.clock.now() : Date.now());

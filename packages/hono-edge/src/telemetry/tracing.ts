@@ -4,8 +4,12 @@
  */
 import { context, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type TextMapGetter } from "@opentelemetry/api";
 
-/** The tracer of the service's own spans (requests, searches). */
-export const tracer = trace.getTracer("@voar/hono-edge");
+/**
+ * The tracer of the service's own spans (requests, searches), looked up at each use: the Node entry
+ * registers its SDK after the app's modules loaded (and the SDK's CommonJS copy of `@opentelemetry/api`
+ * sets the global provider, not this ESM copy's proxy), so a tracer kept from load time would stay a no-op.
+ */
+export const tracer = () => trace.getTracer("@voar/hono-edge");
 
 const headersGetter: TextMapGetter<Headers> = {
   keys: (carrier) => [...carrier.keys()],
@@ -15,7 +19,7 @@ const headersGetter: TextMapGetter<Headers> = {
 /** A request's span (kind server), child of the client's trace when its `traceparent` names one. */
 export const startRequestSpan = (method: string, route: string, headers: Headers): { span: Span; ctx: Context } => {
   const parent = propagation.extract(ROOT_CONTEXT, headers, headersGetter);
-  const span = tracer.startSpan(`${method} ${route}`, { kind: SpanKind.SERVER, attributes: { "http.request.method": method, "http.route": route } }, parent);
+  const span = tracer().startSpan(`${method} ${route}`, { kind: SpanKind.SERVER, attributes: { "http.request.method": method, "http.route": route } }, parent);
   return { span, ctx: trace.setSpan(parent, span) };
 };
 

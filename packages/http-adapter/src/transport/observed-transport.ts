@@ -23,7 +23,8 @@ export interface UpstreamExchange {
 /** Told of every exchange with the upstream (e.g. to count it). Must not throw; if it does, the exchange is unaffected. */
 export type UpstreamObserver = (exchange: UpstreamExchange) => void;
 
-const tracer = trace.getTracer("@voar/http-adapter");
+/** Looked up at each use, so that an SDK registered after this module loaded is found. */
+const tracer = () => trace.getTracer("@voar/http-adapter");
 
 const outcomeOfStatus = (status: number): UpstreamOutcome => (status >= 500 ? "server_error" : status >= 400 ? "client_error" : "ok");
 
@@ -41,7 +42,7 @@ const outcomeOfError = (error: unknown, signal: AbortSignal): UpstreamOutcome =>
 export const observedTransport = (transport: HttpTransport, baseUrl: string, observer?: UpstreamObserver): HttpTransport => ({
   async send(request: HttpRequest): Promise<HttpReply> {
     const route = request.url.startsWith(baseUrl) ? request.url.slice(baseUrl.length).split("?")[0] || "/" : "other";
-    const span = tracer.startSpan(`${request.method} ${route}`, {
+    const span = tracer().startSpan(`${request.method} ${route}`, {
       kind: SpanKind.CLIENT,
       attributes: { "http.request.method": request.method, "url.template": route, "voar.upstream.route": route },
     });
