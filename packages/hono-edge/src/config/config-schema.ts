@@ -102,9 +102,10 @@ const MetricsSchema = z.strictObject({
   enabled: z.boolean().default(true),
   /**
    * A port of their own for the metrics, without a key (keep it off the public network); absent: on the
-   * service's port, to the holders of an admin key (`X-Admin-Key` or `Authorization: Bearer`).
+   * service's port, to the holders of an admin key (`X-Admin-Key` or `Authorization: Bearer`). 0 picks a
+   * free port (logged as `metrics.listening`).
    */
-  port: z.int().min(1).max(65_535).optional(),
+  port: z.int().min(0).max(65_535).optional(),
 });
 
 /** The shortest token lifetime accepted (15 min): above the 10 min margin clients renew with. */
