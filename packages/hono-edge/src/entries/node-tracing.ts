@@ -1,12 +1,15 @@
 /**
  * Traces on Node: when the standard `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`)
- * is set, the OpenTelemetry SDK is registered (AsyncLocalStorage context, W3C `traceparent` propagation)
+ * is set, the OpenTelemetry SDK is registered (W3C `traceparent` propagation; a synchronous context manager,
+ * the service handing its trace context down itself)
  * and spans are exported in batches over OTLP/HTTP (JSON) to `<endpoint>/v1/traces`; the exporter reads the
  * other `OTEL_EXPORTER_OTLP_*` variables (headers, timeout) itself. The service is named by
  * `OTEL_SERVICE_NAME` (default `voar`). Unset, nothing is registered and every span of the service, its
  * engine and its upstream adapter is a no-op. An exporter that cannot reach its collector drops spans
  * (bounded queue); it never holds a request.
  */
+
+import { SyncContextManager } from "../telemetry/sync-context-manager.js";
 
 /** A registered SDK, to flush and stop at shutdown. */
 export interface NodeTracing {
@@ -36,6 +39,8 @@ export const startNodeTracing = async (env: Readonly<Record<string, string | und
     resource: resourceFromAttributes({ "service.name": env["OTEL_SERVICE_NAME"]?.trim() || "voar" }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
   });
-  provider.register();
+  // The service hands its trace context down itself: a synchronous context manager is enough, and spares every
+  // promise the cost of AsyncLocalStorage's hooks (see `SyncContextManager`).
+  provider.register({ contextManager: new SyncContextManager() });
   return { shutdown: () => provider.shutdown() };
 };

@@ -38,6 +38,7 @@ export const requestLog = (logger: Logger, clock: Clock, telemetry: RequestTelem
   const method = c.req.method;
   const route = telemetry.routeOf(c.req.path);
   const { span, ctx } = startRequestSpan(method, route, c.req.raw.headers);
+  c.set("trace", ctx);
   let real = 500;
   try {
     await context.with(ctx, next);

@@ -3,10 +3,12 @@ import type { Subscription } from "rxjs";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../logging/logger.js";
 import type { SearchEnd, ServiceMetrics } from "../telemetry/service-metrics.js";
-import { context, SpanStatusCode, trace, traceIdOf, tracer } from "../telemetry/tracing.js";
+import { context, SpanStatusCode, trace, traceIdOf, tracer, type Context as TraceContext } from "../telemetry/tracing.js";
 import { changedOffers, rejoinWindowMs, type SearchChange } from "./search-change.js";
 import type { SearchRecord, SessionStore } from "./session-store.js";
 import { createStoreSync, type SyncOutcome } from "./store-sync.js";
+
+export type { TraceContext };
 
 /** What {@link runSearch} needs. */
 export interface RunSearchOptions {
@@ -30,6 +32,8 @@ export interface RunSearchOptions {
   readonly metrics?: ServiceMetrics | undefined;
   /** Times the sources' answers for `metrics`. Default: `Date.now`. */
   readonly clock?: Clock | undefined;
+  /** The trace context of the request that started the search (its span's parent). Default: the active one. */
+  readonly trace?: TraceContext | undefined;
   /** Called once when the run ends, however it ends. */
   readonly onEnd: () => void;
   /**
@@ -81,8 +85,9 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
   let ended = false;
   // The run is a span (`voar.search`), child of the request that started or took over the search; the
   // engine runs in its context, so each source attempt and upstream call nests under it.
-  const span = tracer().startSpan("voar.search", { attributes: { "voar.search.id": o.record.id, "voar.search.sources": o.sources.length, "voar.search.base_version": o.base.version } });
-  const traced = trace.setSpan(context.active(), span);
+  const parent = o.trace ?? context.active();
+  const span = tracer().startSpan("voar.search", { attributes: { "voar.search.id": o.record.id, "voar.search.sources": o.sources.length, "voar.search.base_version": o.base.version } }, parent);
+  const traced = trace.setSpan(parent, span);
   const traceId = traceIdOf(span);
   const now = () => (o.clock ? o.clock.now() : Date.now());
   const startedAt = now();

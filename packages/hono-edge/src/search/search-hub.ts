@@ -1,6 +1,6 @@
 import { sourcesFor, type SearchQuery, type SearchSnapshot, type SearchSource } from "@voar/core";
 import { isStoreUnavailable, SearchCapacityReached, StoreUnavailable } from "../errors/service-errors.js";
-import { runSearch, type RunningSearch } from "./run-search.js";
+import { runSearch, type RunningSearch, type TraceContext } from "./run-search.js";
 import { applyChanges, emptySnapshotOf, secondsUntilRejoinEnds } from "./search-change.js";
 import { searchKey } from "./search-key.js";
 import { SnapshotCache } from "./snapshot-cache.js";
@@ -45,7 +45,7 @@ export class SearchHub {
    * {@link SearchCapacityReached} (logged) when the store has no room for a new one, and `InstanceOverloaded`
    * when admission control sheds new searches (a query served here lately still joins its search).
    */
-  async open(tenant: string, query: SearchQuery, hiddenCashAirlines: readonly number[]): Promise<SearchRecord> {
+  async open(tenant: string, query: SearchQuery, hiddenCashAirlines: readonly number[], trace?: TraceContext): Promise<SearchRecord> {
     const key = searchKey(tenant, query, hiddenCashAirlines);
     this.o.admission?.admit(key);
     const active = this.sourcesOf(query);
@@ -79,7 +79,7 @@ export class SearchHub {
     if (created) {
       this.o.metrics?.searchStarted();
       this.o.logger.log({ level: "info", msg: "search.started", searchId: record.id, tenant, sources: active.length });
-      if (!record.completed) this.start(record, emptySnapshotOf(record), active);
+      if (!record.completed) this.start(record, emptySnapshotOf(record), active, trace);
     } else {
       this.o.metrics?.searchJoined();
       await this.ensureRunning(record);
@@ -149,8 +149,9 @@ export class SearchHub {
     return active;
   }
 
-  private start(record: SearchRecord, base: SearchSnapshot, sources: readonly SearchSource[]): void {
+  private start(record: SearchRecord, base: SearchSnapshot, sources: readonly SearchSource[], trace?: TraceContext): void {
     const run = runSearch({
+      trace,
       record,
       base,
       sources,

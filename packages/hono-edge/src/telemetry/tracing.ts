@@ -16,9 +16,12 @@ const headersGetter: TextMapGetter<Headers> = {
   get: (carrier, key) => carrier.get(key) ?? undefined,
 };
 
-/** A request's span (kind server), child of the client's trace when its `traceparent` names one. */
+/**
+ * A request's span (kind server), child of the client's trace when its `traceparent` names one (read only
+ * when the request has one: most have none, and a poll should not pay the propagators for nothing).
+ */
 export const startRequestSpan = (method: string, route: string, headers: Headers): { span: Span; ctx: Context } => {
-  const parent = propagation.extract(ROOT_CONTEXT, headers, headersGetter);
+  const parent = headers.has("traceparent") ? propagation.extract(ROOT_CONTEXT, headers, headersGetter) : ROOT_CONTEXT;
   const span = tracer().startSpan(`${method} ${route}`, { kind: SpanKind.SERVER, attributes: { "http.request.method": method, "http.route": route } }, parent);
   return { span, ctx: trace.setSpan(parent, span) };
 };

@@ -14,6 +14,7 @@ import { createFakeUpstream, createSimulator, liveBackend, type FakeUpstream, ty
 import { createApp } from "../../src/app/create-app.js";
 import { createPromMetrics, type PromMetrics } from "../../src/entries/node-metrics.js";
 import { jsonLinesLogger } from "../../src/logging/logger.js";
+import { SyncContextManager } from "../../src/telemetry/sync-context-manager.js";
 import { upstreamSourcesFor, type UpstreamAdapter } from "../../src/sources/upstream-sources.js";
 import { ADMIN_KEY, consultar, NOW, testConfig } from "../support/app.js";
 import { parseScrape, sampleOf } from "../support/prometheus.js";
@@ -27,7 +28,8 @@ const QUERY = { Origem: "GRU", Destino: "GIG", Ida: "2026-03-20" };
 const exporter = new InMemorySpanExporter();
 const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 
-beforeAll(() => provider.register());
+// As the Node entry registers it: a synchronous context manager, the service handing its context down itself.
+beforeAll(() => provider.register({ contextManager: new SyncContextManager() }));
 afterAll(async () => {
   await provider.shutdown();
   trace.disable();

@@ -42,12 +42,14 @@ const outcomeOfError = (error: unknown, signal: AbortSignal): UpstreamOutcome =>
 export const observedTransport = (transport: HttpTransport, baseUrl: string, observer?: UpstreamObserver): HttpTransport => ({
   async send(request: HttpRequest): Promise<HttpReply> {
     const route = request.url.startsWith(baseUrl) ? request.url.slice(baseUrl.length).split("?")[0] || "/" : "other";
-    const span = tracer().startSpan(`${request.method} ${route}`, {
-      kind: SpanKind.CLIENT,
-      attributes: { "http.request.method": request.method, "url.template": route, "voar.upstream.route": route },
-    });
+    const parent = request.trace ?? context.active();
+    const span = tracer().startSpan(
+      `${request.method} ${route}`,
+      { kind: SpanKind.CLIENT, attributes: { "http.request.method": request.method, "url.template": route, "voar.upstream.route": route } },
+      parent,
+    );
     const headers: Record<string, string> = { ...request.headers };
-    propagation.inject(trace.setSpan(context.active(), span), headers);
+    propagation.inject(trace.setSpan(parent, span), headers);
     const started = performance.now();
     const observe = (outcome: UpstreamOutcome, status?: number) => {
       try {
@@ -57,7 +59,8 @@ export const observedTransport = (transport: HttpTransport, baseUrl: string, obs
       }
     };
     try {
-      const reply = await transport.send({ ...request, headers });
+      const { trace: _trace, ...plain } = request;
+      const reply = await transport.send({ ...plain, headers });
       const outcome = outcomeOfStatus(reply.status);
       span.setAttribute("http.response.status_code", reply.status);
       if (outcome !== "ok") span.setStatus({ code: SpanStatusCode.ERROR, message: String(reply.status) });

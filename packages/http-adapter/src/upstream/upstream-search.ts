@@ -18,6 +18,7 @@ import {
   type SearchQuery,
   type UpstreamAnswer,
 } from "@voar/core";
+import { context } from "@opentelemetry/api";
 import { sleep } from "../internal/abortable.js";
 import { AnswerReader } from "./answer-reader.js";
 import { consultar, type ConsultarResult } from "./consultar.js";
@@ -47,6 +48,9 @@ const pagesOf = (json: unknown): number => {
  * tell the engine the upstream is alive). Returns when the upstream says `Completed`.
  */
 export async function* upstreamSearch(ctx: UpstreamContext, sourceId: string, query: SearchQuery, signal: AbortSignal): AsyncGenerator<readonly Offer[]> {
+  // The caller's trace context (the engine's source attempt), read while the first `next()` runs it, and
+  // handed down to every exchange: no asynchronous context manager is needed for the spans to nest.
+  const trace = context.active();
   const p = ctx.polling;
   const leaseKey = `${sourceId}|${queryKey(query)}`;
   const held = ctx.leases.get(leaseKey);
@@ -67,7 +71,7 @@ export async function* upstreamSearch(ctx: UpstreamContext, sourceId: string, qu
     if (poll > p.maxPolls || Date.now() - started > p.maxDurationMs) throw new SourceTimeout({ afterMs: Date.now() - started });
     let result: ConsultarResult;
     try {
-      result = await consultar(ctx, bodyFor(1), signal);
+      result = await consultar(ctx, bodyFor(1), signal, trace);
     } catch (error) {
       if (signal.aborted) throw error;
       const tagged = toSourceError(error);
@@ -96,7 +100,7 @@ export async function* upstreamSearch(ctx: UpstreamContext, sourceId: string, qu
     if (answer.completed) {
       const rest: Offer[] = [];
       for (let page = 2; page <= pagesOf(result.json); page++) {
-        const more = read((await consultar(ctx, bodyFor(page), signal)).json);
+        const more = read((await consultar(ctx, bodyFor(page), signal, trace)).json);
         if (more instanceof MalformedPayload) throw more;
         rest.push(...more.offers);
       }
