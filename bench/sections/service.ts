@@ -75,6 +75,15 @@ export const serviceRows = async (quick: boolean): Promise<Section> => {
       });
     }
   }
+  const o = f.telemetry;
+  rows.push({
+    section: S,
+    figure: `cached page of 10 flights by Token: metrics and tracing on (\`prom-client\`, the OpenTelemetry SDK with its OTLP endpoint unreachable) against both off (anchor, \`VOAR_METRICS_ENABLED=false\`)`,
+    value: `${cell(o.subject.rps, "req/s", 0)} against ${cell(o.anchor.rps, "req/s", 0)}`,
+    ratio: ratioCell(o.ratio),
+    target: "≥ 0.9x",
+    verdict: o.ratio.median >= 0.9 && o.subject.errors + o.anchor.errors === 0 ? "met" : "missed",
+  });
   const c = f.conditional;
   rows.push({
     section: S,

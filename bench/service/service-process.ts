@@ -71,6 +71,8 @@ export interface ServiceProcessOptions {
   readonly redisUrl?: string;
   /** `voar-server` on its embedded simulator (`latencyMs` per source) instead of the fake upstream. */
   readonly simulator?: boolean;
+  /** More variables of the service (e.g. `VOAR_METRICS_ENABLED`, `OTEL_EXPORTER_OTLP_ENDPOINT`), set last. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** The fake upstream in its own process. */
@@ -140,6 +142,7 @@ export const startServiceProcess = async (o: ServiceProcessOptions): Promise<Ser
         : upstream
         ? { VOAR_API_KEYS: `bench:${BENCH_KEY}`, VOAR_UPSTREAM_URL: `${upstream.origin}/api`, VOAR_UPSTREAM_TOKEN: UPSTREAM_TOKEN }
         : { VOAR_BENCH_ENTRY: "demo", VOAR_DEMO_API_KEY: BENCH_KEY, VOAR_DEMO_LATENCY_MS: `${o.latencyMs}-${o.latencyMs}`, VOAR_DEMO_FAILURES: "none" }),
+      ...o.env,
     },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
