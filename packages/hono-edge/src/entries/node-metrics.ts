@@ -38,8 +38,8 @@ const BREAKER: Readonly<Record<BreakerState, number>> = { closed: 0, open: 1, "h
 
 /**
  * `prom-client`'s default metrics but its GC one: `collectDefaultMetrics` also observes every garbage
- * collection (a `PerformanceObserver` of `gc` entries), which on Node 20 made allocation-heavy work about 40%
- * dearer in a micro-benchmark and a poll by Token measurably slower. Each of the others is the collector
+ * collection (a `PerformanceObserver` of `gc` entries), which on Node 20 made allocation- and promise-heavy
+ * work about 40% dearer in a micro-benchmark (2026-11-26). Each of the others is the collector
  * `collectDefaultMetrics` itself calls (`prom-client/lib/metrics/<name>`), with the same names and options.
  */
 const NODE_METRICS = [
