@@ -33,13 +33,14 @@ export const endRequestSpan = (span: Span, status: number): void => {
   span.end();
 };
 
-/** The trace id of a span that records (an SDK is registered), else undefined. */
-export const traceIdOf = (span: Span | undefined): string | undefined => {
+/** The trace id of a span that records (an SDK is registered and sampled it), else undefined. */
+export const traceIdOf = (span: Span | undefined): string | undefined => (span?.isRecording() ? span.spanContext().traceId : undefined);
+
+/** The trace id of the active span (the request or search being served), for log lines. */
+export const activeTraceId = (): string | undefined => {
+  const span = trace.getSpan(context.active());
   const sc = span?.spanContext();
   return sc && isSpanContextValid(sc) ? sc.traceId : undefined;
 };
-
-/** The trace id of the active span (the request or search being served), for log lines. */
-export const activeTraceId = (): string | undefined => traceIdOf(trace.getSpan(context.active()));
 
 export { context, trace, SpanStatusCode, type Span, type Context };
