@@ -11,6 +11,7 @@ import { createFakeUpstream, liveBackend, serveOnNode, type FakeUpstream, type S
 import { createSimulator } from "@voar/testing/simulator";
 import { afterEach, describe, expect, it } from "vitest";
 import { daysAhead, type Envelope } from "../contract/contract-target.js";
+import { connectRedis, deleteKeys, REDIS_URL, testPrefix } from "../redis/support/redis-harness.js";
 import { startVoarServer, type VoarServer } from "../redis/support/voar-server.js";
 import { parseScrape, sampleOf } from "../support/prometheus.js";
 
@@ -113,6 +114,23 @@ describe("GET /metrics of the Node entry, after searches through the fake upstre
     // No Token, tenant or API key in any label.
     const labels = [...m.values()].flatMap((f) => f.samples.flatMap((s) => Object.values(s.labels)));
     for (const secret of [KEY, "acme", answers[0]!["Token"] as string]) expect(labels).not.toContain(secret);
+  });
+
+  it("on Redis: every store call timed, the breaker closed, no fallback", async () => {
+    const redis = await connectRedis();
+    const prefix = testPrefix();
+    cleanup.push(async () => {
+      await deleteKeys(redis, prefix);
+      await redis.quit();
+    });
+    const { served } = await upstreamOnNode();
+    const server = await startProxy(served, { VOAR_STORE_REDIS_URL: REDIS_URL, VOAR_STORE_REDIS_KEY_PREFIX: prefix });
+    await searchToEnd(server, { Origem: "GRU", Destino: "GIG", Ida: daysAhead(24) });
+    const m = parseScrape(await (await fetch(`${server.baseUrl}/metrics`, { headers: { "X-Admin-Key": ADMIN } })).text());
+    expect(sampleOf(m, "voar_store_command_duration_seconds", { outcome: "ok" })).toBeGreaterThan(5);
+    expect(sampleOf(m, "voar_store_command_duration_seconds", { outcome: "unavailable" })).toBeUndefined();
+    expect(sampleOf(m, "voar_store_breaker_state")).toBe(0);
+    expect(m.get("voar_store_fallbacks_total")?.samples).toEqual([]);
   });
 
   it("on a port of its own (metrics.port), without a key; the service's port then has no /metrics", async () => {
