@@ -193,6 +193,8 @@ const metricsServer =
   metrics && config.metrics.port !== undefined
     ? serveMetrics({ port: config.metrics.port, hostname, metrics }, (info) => logger.log({ level: "info", msg: "metrics.listening", port: info.port }))
     : undefined;
+// A metrics port already taken stops the instance with a clear message, as an invalid setting does.
+metricsServer?.on("error", (e: Error) => fail([`metrics.port (${config.metrics.port}): ${e.message}`]));
 if (metrics && !metricsApart && config.adminKeys.length === 0) {
   logger.log({ level: "warn", msg: "metrics.unreachable", detail: "GET /metrics needs an admin key and none is configured: set adminKeys or metrics.port" });
 }
