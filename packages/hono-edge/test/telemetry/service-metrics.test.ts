@@ -20,6 +20,27 @@ const withMetrics = (configInput: Parameters<typeof testApp>[0] extends infer O 
   return { app, scrape };
 };
 
+describe("the request metrics' exposition", () => {
+  it("counts by route, method and status; the latency histogram cumulative by le, with sum and count", async () => {
+    const m = createPromMetrics({ nodeMetrics: false });
+    m.request("/a", "GET", 200, 0.0007);
+    m.request("/a", "GET", 404, 0.2);
+    m.request("/b", "POST", 200, 100);
+    const f = parseScrape(await m.scrape());
+    expect(f.get("voar_http_requests_total")!.samples).toEqual([
+      { labels: { route: "/a", method: "GET", status: "200" }, value: 1 },
+      { labels: { route: "/a", method: "GET", status: "404" }, value: 1 },
+      { labels: { route: "/b", method: "POST", status: "200" }, value: 1 },
+    ]);
+    const bucket = (route: string, le: string) => sampleOf(f, "voar_http_request_duration_seconds_bucket", { route, le });
+    expect([bucket("/a", "0.0005"), bucket("/a", "0.001"), bucket("/a", "0.1"), bucket("/a", "0.25"), bucket("/a", "+Inf")]).toEqual([0, 1, 1, 2, 2]);
+    expect([bucket("/b", "60"), bucket("/b", "+Inf")]).toEqual([0, 1]);
+    expect(sampleOf(f, "voar_http_request_duration_seconds_sum", { route: "/a" })).toBeCloseTo(0.2007, 6);
+    expect(sampleOf(f, "voar_http_request_duration_seconds", { route: "/b" })).toBe(1);
+    expect(f.get("voar_http_request_duration_seconds")!.type).toBe("HISTOGRAM");
+  });
+});
+
 describe("the app's metrics", () => {
   it("count an SSE stream as open until it ends, and until its client leaves", async () => {
     const { app, scrape } = withMetrics();
