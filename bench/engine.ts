@@ -9,11 +9,11 @@
  */
 import { reduce } from "../packages/core/src/engine/reduce.js";
 import { initialSnapshot, type SearchSnapshot } from "../packages/core/src/engine/snapshot.js";
-import { modeAPage } from "../packages/core/src/presentation/mode-a-page.js";
-import type { ResultView } from "../packages/core/src/presentation/result-view.js";
+import { modeAPage } from "../packages/core/src/views/mode-a-page.js";
+import type { ResultView } from "../packages/core/src/query/result-view.js";
 import { airports } from "../packages/core/src/airports/index.js";
 import type { Offer } from "../packages/core/src/domain/offer.js";
-import type { SearchQuery } from "../packages/core/src/domain/query.js";
+import type { SearchQuery } from "../packages/core/src/query/query.js";
 import { flightKey } from "../packages/core/src/domain/itinerary.js";
 import { fmt, isQuick, sideBySide, type Figure } from "./lib/measure.js";
 

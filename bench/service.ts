@@ -4,9 +4,12 @@
  *    p50/p99 latency, errors (must be 0), and the server's resident memory before, during and after the
  *    sessions expire;
  *  - one cached page of 10 flights (a completed search polled by Token) against a bare node:http server
- *    sending the same bytes, side by side: target ratio >= 0.6; and the same for a poll that repeats the query;
+ *    sending the same bytes, side by side, and Hono alone answering each request its own copy of those bytes
+ *    against the same bare server: target, the app's ratio at least 0.85 of Hono alone's; and the same for a
+ *    poll that repeats the query, the demo, and CORS on;
  *  - the bytes of a conditional poll of an unchanged search (304) against the full answer;
- *  - resident and heap memory per active search, and per 1,000 offers.
+ *  - resident and heap memory per active search, and per 1,000 offers (the target reads the heap);
+ *  - how the cost grows: 200 and 1,000 concurrent searches on two instances on Redis, the fake upstream apart.
  * The service is `voar-server` itself (the production entry, request log on) in its own process, searching a
  * fake upstream in a third process (the simulator's work is off its request path and out of its memory).
  */
@@ -16,6 +19,7 @@ import { wireBytes } from "./service/wire-bytes.js";
 import { distinctQueries, LARGE_ROUTES, percentile, searchRound, type SearchBody } from "./service/search-load.js";
 import { BENCH_KEY, startServiceProcess, type MemoryReading, type ServiceProcess } from "./service/service-process.js";
 import { measureTwoInstances, type TwoInstanceFigures } from "./service/two-instances.js";
+import { measureScale, type ScaleFigures } from "./service/scale-load.js";
 
 /** Figures of the concurrent-search load. */
 export interface LoadFigures {
@@ -75,6 +79,11 @@ export interface ServiceFigures {
   readonly perSearch: PerSearchFigures;
   /** 200 concurrent searches on two instances sharing a healthy Redis; undefined without `redis-server` on PATH. */
   readonly twoInstances: TwoInstanceFigures | undefined;
+  /**
+   * The load at 200 and at 1,000 concurrent searches (quick: 100 and 300) on two instances on Redis and the fake
+   * upstream in its own process: how the cost grows with the work. Undefined without `redis-server` on PATH.
+   */
+  readonly scale: ScaleFigures | undefined;
 }
 
 /** Memory of active searches, per 1,000 offers held (bytes). */
@@ -317,6 +326,9 @@ export const measurePerSearch = async (quick: boolean): Promise<PerSearchFigures
   }
 };
 
+/** The sizes of the scale rows: 200 against 1,000 searches, 3 rounds each; quick: 100 against 300, one round. */
+export const scaleSizes = (quick: boolean) => (quick ? { anchor: 100, subject: 300, rounds: 1 } : { anchor: 200, subject: 1_000, rounds: 3 });
+
 /** Runs every part of the service bench (`quick`: 1 s runs, and 50 searches in 5 steps for the memory figure). */
 export const runServiceBench = async (quick = isQuick()): Promise<ServiceFigures> => {
   const load = await measureLoad();
@@ -326,8 +338,15 @@ export const runServiceBench = async (quick = isQuick()): Promise<ServiceFigures
   const telemetry = await measureTelemetryCost(quick);
   const perSearch = await measurePerSearch(quick);
   const twoInstances = await measureTwoInstances(quick);
-  return { load, cachedPage, framework, frameworkOwn, repeatedQuery, demoCachedPage, corsCachedPage, telemetry, conditional, perSearch, twoInstances, loadTool: LOAD_TOOL };
+  const scale = await measureScale(scaleSizes(quick));
+  return { load, cachedPage, framework, frameworkOwn, repeatedQuery, demoCachedPage, corsCachedPage, telemetry, conditional, perSearch, twoInstances, scale, loadTool: LOAD_TOOL };
 };
+
+/** Poll by Token (the app) over Hono alone answering each request its own bytes, both against the same bare server. */
+export const overFramework = (f: Pick<ServiceFigures, "cachedPage" | "frameworkOwn">): number => f.cachedPage.ratio.median / f.frameworkOwn.ratio.median;
+
+/** The serving comparisons alone (`tsx bench/service.ts --serving`): to measure a change of the serving path. */
+export const runServingBench = async (quick = isQuick()) => measureServing(quick);
 
 const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
 
@@ -346,11 +365,12 @@ export const printServiceFigures = (f: ServiceFigures): void => {
     console.log(`${name} (${s.bytes} bytes):`);
     console.log(`  bare node:http: ${fmt(s.anchor.rps, "req/s", 0)}   p50 ${fmt(s.anchor.p50)}   p99 ${fmt(s.anchor.p99)}`);
     console.log(`  app:            ${fmt(s.subject.rps, "req/s", 0)}   p50 ${fmt(s.subject.p50)}   p99 ${fmt(s.subject.p99)}`);
-    console.log(`  ratio app/bare: ${fmt(s.ratio, "x")}  (target >= 0.6)   errors: ${s.anchor.errors + s.subject.errors}`);
+    console.log(`  ratio app/bare: ${fmt(s.ratio, "x")}   errors: ${s.anchor.errors + s.subject.errors}`);
   }
   const o = f.telemetry;
   console.log(`metrics and tracing on (OTLP endpoint unreachable) against off, cached page by Token (${o.bytes} bytes):`);
   console.log(`  off: ${fmt(o.anchor.rps, "req/s", 0)}   on: ${fmt(o.subject.rps, "req/s", 0)}   ratio on/off: ${fmt(o.ratio, "x")}  (target >= 0.9)   errors: ${o.anchor.errors + o.subject.errors}`);
+  printServing(f);
   const c = f.conditional;
   console.log(`conditional poll of an unchanged search: HTTP ${c.status}, ${c.notModified} bytes against ${c.full} for the full answer (${(c.notModified / c.full).toFixed(3)}x; target <= 0.1)`);
   const p = f.perSearch;
@@ -367,6 +387,27 @@ export const printServiceFigures = (f: ServiceFigures): void => {
     console.log(`  503s: ${fmt(t.unavailable, "", 0)} (goal 0)   completed: ${fmt(t.completed, "", 0)} of ${t.searches} (goal ${t.searches})   429s waited out: ${fmt(t.shed, "", 0)}   other errors: ${t.otherErrors}`);
     console.log(`  poll p99: ${fmt(t.pollP99)}   instances' CPU over wall time: ${fmt(t.busy, "x")}`);
   }
+  const sc = f.scale;
+  if (!sc) console.log("scale (two instances on Redis, the fake upstream apart): skipped (no redis-server on PATH)");
+  else {
+    console.log(`scale: two instances on Redis, the fake upstream in its own process (no target yet):`);
+    for (const r of [sc.anchor, sc.subject]) {
+      console.log(`  ${r.searches} searches x ${r.rounds}: poll p50 ${fmt(r.pollP50)}   p99 ${fmt(r.pollP99)}   CPU per search ${fmt(r.cpuPerSearchMs)}   peak RSS ${mib(r.peakRss)}   completed ${fmt(r.completed, "", 0)}   errors ${r.errors}${r.errors > 0 ? ` ${JSON.stringify(r.errorKinds)}` : ""}   429s ${fmt(r.shed, "", 0)}`);
+    }
+  }
 };
 
-if (import.meta.url === `file://${process.argv[1]}`) printServiceFigures(await runServiceBench());
+/** The serving rows that judge the polling target: the app and Hono alone answering each request its own. */
+const printServing = (f: Pick<ServiceFigures, "cachedPage" | "framework" | "frameworkOwn">): void => {
+  console.log(`cached page by Token (${f.cachedPage.bytes} bytes), each against bare node:http with the same bytes:`);
+  console.log(`  the app:                        ${fmt(f.cachedPage.subject.rps, "req/s", 0)}   ratio ${fmt(f.cachedPage.ratio, "x")}`);
+  console.log(`  Hono alone, the same bytes:     ${fmt(f.framework.subject.rps, "req/s", 0)}   ratio ${fmt(f.framework.ratio, "x")}`);
+  console.log(`  Hono alone, each answer its own: ${fmt(f.frameworkOwn.subject.rps, "req/s", 0)}   ratio ${fmt(f.frameworkOwn.ratio, "x")}`);
+  const r = overFramework(f);
+  console.log(`  the app over Hono alone, each answer its own: ${r.toFixed(2)}x (target >= 0.85: ${r >= 0.85 ? "met" : "missed"})`);
+};
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if (process.argv.includes("--serving")) printServing(await runServingBench());
+  else printServiceFigures(await runServiceBench());
+}

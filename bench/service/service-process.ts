@@ -71,6 +71,12 @@ export interface ServiceProcessOptions {
   readonly redisUrl?: string;
   /** `voar-server` on its embedded simulator (`latencyMs` per source) instead of the fake upstream. */
   readonly simulator?: boolean;
+  /**
+   * Connections the server accepts at once, and from one address (`VOAR_MAX_CONNECTIONS`,
+   * `VOAR_MAX_CONNECTIONS_PER_ADDRESS`): the bench's clients all come from 127.0.0.1, one connection per search,
+   * as a load balancer's would from its own address. Default: the service's (1,024, a quarter of it per address).
+   */
+  readonly maxConnections?: number;
   /** More variables of the service (e.g. `VOAR_METRICS_ENABLED`, `OTEL_EXPORTER_OTLP_ENDPOINT`), set last. */
   readonly env?: Readonly<Record<string, string>>;
 }
@@ -137,6 +143,7 @@ export const startServiceProcess = async (o: ServiceProcessOptions): Promise<Ser
       VOAR_SEARCH_TTL_MS: String(o.ttlMs),
       ...(o.corsOrigins ? { VOAR_CORS_ORIGINS: o.corsOrigins } : {}),
       ...(o.redisUrl ? { VOAR_STORE_REDIS_URL: o.redisUrl } : {}),
+      ...(o.maxConnections ? { VOAR_MAX_CONNECTIONS: String(o.maxConnections), VOAR_MAX_CONNECTIONS_PER_ADDRESS: String(o.maxConnections) } : {}),
       ...(o.simulator
         ? { VOAR_API_KEYS: `bench:${BENCH_KEY}`, VOAR_SIMULATOR_LATENCY_MS: String(o.latencyMs) }
         : upstream

@@ -22,6 +22,8 @@ export interface TwoInstanceRound {
   readonly shed: number;
   /** Other failures (statuses, dropped requests). */
   readonly otherErrors: number;
+  /** Failures by what they were (status, or the request's failure), 503s and other errors alike. */
+  readonly errorKinds: Readonly<Record<string, number>>;
   readonly pollLatencies: readonly number[];
   readonly wallMs: number;
 }
@@ -50,7 +52,7 @@ const freePort = () =>
   });
 
 /** A redis-server of the bench's own on a free port (no persistence), when one is on PATH. */
-const startRedis = async (): Promise<{ readonly url: string; readonly child: ChildProcess } | undefined> => {
+export const startRedis = async (): Promise<{ readonly url: string; readonly child: ChildProcess } | undefined> => {
   if (spawnSync("redis-server", ["--version"]).status !== 0) return undefined;
   const port = await freePort();
   const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
@@ -62,17 +64,28 @@ const startRedis = async (): Promise<{ readonly url: string; readonly child: Chi
   throw new Error("redis-server did not start");
 };
 
+/** The error envelope's `Erro.Codigo`, when the answer is one. */
+const codeOf = (text: string): string => {
+  try {
+    return (JSON.parse(text) as { Erro?: { Codigo?: string } | null }).Erro?.Codigo ?? "";
+  } catch {
+    return "";
+  }
+};
+
 /**
  * Each search like a client behind a load balancer without stickiness: every request goes to the next
  * instance in turn; it polls by `Token` every `pollMs` until `Completed`, gives up on a 503, and waits out a
  * 429's `Retry-After` before asking again.
  */
-const round = async (origins: readonly string[], queries: readonly SearchBody[], pollMs: number, spreadMs: number): Promise<TwoInstanceRound> => {
+export const balancedRound = async (origins: readonly string[], queries: readonly SearchBody[], pollMs: number, spreadMs: number): Promise<TwoInstanceRound> => {
   const pools = origins.map((o) => new undici.Pool(o, { connections: queries.length, pipelining: 1 }));
   let completed = 0;
   let unavailable = 0;
   let shed = 0;
   let otherErrors = 0;
+  const errorKinds: Record<string, number> = {};
+  const failed = (kind: string) => void (errorKinds[kind] = (errorKinds[kind] ?? 0) + 1);
   const pollLatencies: number[] = [];
   let turn = 0;
   const ask = async (body: SearchBody): Promise<Record<string, unknown> | "gave-up"> => {
@@ -83,16 +96,18 @@ const round = async (origins: readonly string[], queries: readonly SearchBody[],
         const text = await res.body.text();
         if ("Token" in body) pollLatencies.push(performance.now() - t0);
         if (res.statusCode === 200) return JSON.parse(text) as Record<string, unknown>;
-        if (res.statusCode === 503) return (unavailable++, "gave-up");
-        if (res.statusCode !== 429) return (otherErrors++, "gave-up");
+        if (res.statusCode === 503) return (unavailable++, failed(`HTTP 503 ${codeOf(text)}`.trim()), "gave-up");
+        if (res.statusCode !== 429) return (otherErrors++, failed(`HTTP ${res.statusCode} ${codeOf(text)}`.trim()), "gave-up");
         shed++;
         await sleep(Number(res.headers["retry-after"] ?? 1) * 1_000);
-      } catch {
+      } catch (e) {
         otherErrors++;
+        failed(e instanceof Error ? (e.cause instanceof Error ? `${e.message}: ${e.cause.message}` : e.message) : String(e));
         return "gave-up";
       }
     }
     otherErrors++;
+    failed("429 after 30 attempts");
     return "gave-up";
   };
   const one = async (query: SearchBody, i: number) => {
@@ -103,11 +118,15 @@ const round = async (origins: readonly string[], queries: readonly SearchBody[],
       answer = await ask({ Token: answer["Token"] });
     }
     if (answer !== "gave-up" && answer["Completed"] === true) completed++;
+    else if (answer !== "gave-up") {
+      otherErrors++;
+      failed("not complete after 600 polls");
+    }
   };
   const t0 = performance.now();
   await Promise.all(queries.map(one));
   await Promise.all(pools.map((p) => p.close()));
-  return { searches: queries.length, completed, unavailable, shed, otherErrors, pollLatencies, wallMs: performance.now() - t0 };
+  return { searches: queries.length, completed, unavailable, shed, otherErrors, errorKinds, pollLatencies, wallMs: performance.now() - t0 };
 };
 
 /**
@@ -124,12 +143,12 @@ export const measureTwoInstances = async (quick: boolean): Promise<TwoInstanceFi
   const instances = await Promise.all([0, 1].map(() => startServiceProcess({ ttlMs: o.ttlMs, latencyMs: o.latencyMs, redisUrl: redis.url, simulator: true })));
   try {
     const origins = instances.map((i) => i.appUrl);
-    if (!quick) await round(origins, distinctQueries(o.searches, 200), o.pollMs, 0); // warm-up
+    if (!quick) await balancedRound(origins, distinctQueries(o.searches, 200), o.pollMs, 0); // warm-up
     const rounds: TwoInstanceRound[] = [];
     const busy: number[] = [];
     for (let r = 0; r < o.rounds; r++) {
       const cpu0 = (await Promise.all(instances.map((i) => i.memory(false)))).reduce((n, m) => n + m.cpuMs, 0);
-      const result = await round(origins, distinctQueries(o.searches, 2 + r * 20), o.pollMs, 0);
+      const result = await balancedRound(origins, distinctQueries(o.searches, 2 + r * 20), o.pollMs, 0);
       const cpu1 = (await Promise.all(instances.map((i) => i.memory(false)))).reduce((n, m) => n + m.cpuMs, 0);
       rounds.push(result);
       busy.push((cpu1 - cpu0) / result.wallMs);

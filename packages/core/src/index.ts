@@ -17,7 +17,7 @@ export {
   type Airline,
   type AirlineKind,
 } from "./domain/airline.js";
-export { companhiaOf, queryKey, type Passengers, type SearchMode, type SearchQuery } from "./domain/query.js";
+export { companhiaOf, queryKey, type Passengers, type SearchMode, type SearchQuery } from "./query/query.js";
 export { flightKey, routeConfiguration, type Carrier, type Direction, type Itinerary, type Leg } from "./domain/itinerary.js";
 export {
   elapsedMinutes,
@@ -55,9 +55,12 @@ export {
   MalformedPayload,
   PermissionDenied,
   RateLimited,
+  RequestBudgetExhausted,
   SourceTimeout,
+  SourceUnavailable,
   TransportError,
   isRetryable,
+  retriesWithinSearch,
   isSourceError,
   toSourceError,
   type SourceError,
@@ -85,13 +88,13 @@ export { initialSnapshot, hasResults, offerCount, failedSources, type SearchSnap
 export { StringMap } from "./engine/string-map.js";
 export type { SearchEvent } from "./engine/events.js";
 export type { SourceFailure } from "./engine/run-source.js";
-export type { SourceProgress, SourceState } from "./engine/progress.js";
+export type { SourceProgress, SourceState } from "./errors/source-progress.js";
 export { sourcesFor, type SearchSource } from "./engine/source.js";
 export { defaultSourcePolicy, retrySchedule, type SourcePolicy } from "./engine/source-policy.js";
 export { effectToObservable } from "./engine/effect-bridge.js";
 
-// Presentation
-export { modeAPage, type ModeAPage } from "./presentation/mode-a-page.js";
+// Views
+export { modeAPage, type ModeAPage } from "./views/mode-a-page.js";
 export {
   BEST_CENTAVOS_PER_MINUTE,
   DEFAULT_VIEW,
@@ -102,20 +105,20 @@ export {
   type ResultView,
   type SortKey,
   type TimeWindow,
-} from "./presentation/result-view.js";
-export { modeBResult, singleAirlineResult, type ModeBResult } from "./presentation/mode-b-result.js";
-export { snapshotToEnvelope, type EnvelopeOptions, type SearchFailure, type SearchSuccess } from "./presentation/to-envelope.js";
-export type { ComparisonView, FilterView, MetaView, PageView, PriceGroupView } from "./presentation/views.js";
+} from "./query/result-view.js";
+export { modeBResult, singleAirlineResult, type ModeBResult } from "./views/mode-b-result.js";
+export { snapshotToEnvelope, type EnvelopeOptions, type SearchFailure, type SearchSuccess } from "./envelope/to-envelope.js";
+export type { ComparisonView, FilterView, MetaView, PageView, PriceGroupView } from "./views/views.js";
 
-// Wire: request
-export { parseSearchRequest, DEFAULT_PAGE_SIZE, type InvalidRequest, type ParsedRequest, type RequestContext } from "./wire/request.js";
-export type { RequestCompat } from "./wire/request-legacy.js";
-export { ConsultarBodySchema, PollRequestSchema, SearchRequestSchema } from "./wire/request-schema.js";
-export { todayInSaoPaulo } from "./wire/request-dates.js";
-export { filtrosOf, FiltrosSchema, OrdenacaoSchema, readResultView, SORT_WIRE, VIEW_MESSAGES } from "./wire/request-view.js";
-export { wireRequestOf } from "./wire/request-body.js";
+// Request
+export { parseSearchRequest, DEFAULT_PAGE_SIZE, type InvalidRequest, type ParsedRequest, type RequestContext } from "./request/request.js";
+export type { RequestCompat } from "./request/request-legacy.js";
+export { ConsultarBodySchema, PollRequestSchema, SearchRequestSchema } from "./request/request-schema.js";
+export { todayInSaoPaulo } from "./request/request-dates.js";
+export { filtrosOf, FiltrosSchema, OrdenacaoSchema, readResultView, SORT_WIRE, VIEW_MESSAGES } from "./envelope/view-members.js";
+export { wireRequestOf } from "./request/request-body.js";
 
-// Wire: answers we write
+// Envelope: answers we write
 export {
   EnvelopeSchema,
   ErrorEnvelopeSchema,
@@ -129,14 +132,14 @@ export {
   type ModeBEnvelope,
   type Pagination,
   type SuccessEnvelope,
-} from "./wire/envelope.js";
-export { ProgressoSchema, toWireProgress, type WireProgress } from "./wire/progress.js";
-export { toWireFlight, toWireMeta, toWireModeAGroup } from "./wire/mode-a.js";
-export { ModeAFlightSchema, ModeAResultGroupSchema, type ModeAFlight, type ModeAMeta, type ModeAResultGroup, type ModeASegment } from "./wire/mode-a-schema.js";
-export { toWireComparison, toWireModeBResult, toWireSingleAirlineOffer } from "./wire/mode-b.js";
-export { ModeBOfferSchema, ModeBSearchResultSchema, type ModeBOffer, type ModeBSearchResult } from "./wire/mode-b-schema.js";
+} from "./envelope/envelope.js";
+export { ProgressoSchema, toWireProgress, type WireProgress } from "./envelope/progress.js";
+export { toWireFlight, toWireMeta, toWireModeAGroup } from "./envelope/mode-a.js";
+export { ModeAFlightSchema, ModeAResultGroupSchema, type ModeAFlight, type ModeAMeta, type ModeAResultGroup, type ModeASegment } from "./envelope/mode-a-schema.js";
+export { toWireComparison, toWireModeBResult, toWireSingleAirlineOffer } from "./envelope/mode-b.js";
+export { ModeBOfferSchema, ModeBSearchResultSchema, type ModeBOffer, type ModeBSearchResult } from "./envelope/mode-b-schema.js";
 
-// Wire: answers we read (tolerant)
+// Upstream: answers we read (tolerant)
 export {
   createOfferInterner,
   isPermissionMessage,
@@ -148,4 +151,4 @@ export {
   type OfferListMember,
   type UpstreamAnswer,
   type ReadContext,
-} from "./wire/read/index.js";
+} from "./upstream/index.js";

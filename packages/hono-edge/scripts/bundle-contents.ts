@@ -9,7 +9,7 @@ import { gzipSync } from "node:zlib";
 
 /** One group of sources in the bundle. */
 export interface BundlePart {
-  /** A package (`zod`, `effect`...) or a workspace folder (`core/src/wire`, `core/src/airports`...). */
+  /** A package (`zod`, `effect`...) or a workspace folder (`core/src/envelope`, `core/src/airports`...). */
   readonly name: string;
   /** Bytes of the minified output from this group's sources. */
   readonly rawBytes: number;

@@ -96,8 +96,23 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, m
   const closers: (() => Promise<void>)[] = [];
   let sources: readonly SearchSource[];
   const simulator = { latencyMs: wholeNumber("VOAR_SIMULATOR_LATENCY_MS"), seed: wholeNumber("VOAR_SIMULATOR_SEED") };
+  const redis = config.store.redis;
+  const redisModule = redis ? await loadOptional(() => import("./redis/index.js"), "ioredis", "store.redis") : undefined;
+  // Every key under the deployment's fingerprint (what answers its searches): deployments with other
+  // sources on the same Redis never see these searches, whatever prefix they were given.
+  const keyPrefix = redis ? deploymentKeyPrefix(redis.keyPrefix, await deploymentFingerprint(config, simulator)) : undefined;
+  // One connection and one view of Redis's availability for the store, its pub/sub, the rate limits and the upstream's breakers.
+  const connection = redis && redisModule ? redisModule.openRedisConnection(redis.url, { load, metrics }) : undefined;
   if (config.upstream) {
-    const upstream = upstreamSourcesFor(config.upstream, await import("@voar/http-adapter"), metrics);
+    // An airline one instance found down is not asked by the others either (per instance while Redis cannot answer).
+    const breakerStore = connection && redisModule?.redisBreakerStore({ redis: connection, keyPrefix, logger: log });
+    const upstream = upstreamSourcesFor(config.upstream, await import("@voar/http-adapter"), {
+      breakerStore,
+      // An airline's breaker opening (or closing again) is the operator's news, once per change seen by this instance.
+      onBreakerStateChange: (sourceId, state) => log.log({ level: state === "open" ? "warn" : "info", msg: "upstream.breaker", sourceId, state }),
+      // Upstream exchanges counted and timed, and each airline's breaker state as a gauge.
+      metrics,
+    });
     closers.push(() => upstream.close());
     sources = upstream.sources;
   } else {
@@ -107,15 +122,8 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, m
   }
   let store: SessionStore | undefined;
   let rateLimiters = memoryRateLimiters(systemClock);
-  let keyPrefix: string | undefined;
-  const redis = config.store.redis;
-  if (redis) {
-    const { createRedisSessionStore, openRedisConnection, redisRateLimiters } = await loadOptional(() => import("./redis/index.js"), "ioredis", "store.redis");
-    // Every key under the deployment's fingerprint (what answers its searches): deployments with other
-    // sources on the same Redis never see these searches, whatever prefix they were given.
-    keyPrefix = deploymentKeyPrefix(redis.keyPrefix, await deploymentFingerprint(config, simulator));
-    // One connection and one view of Redis's availability for the store, its pub/sub and the rate limits.
-    const connection = openRedisConnection(redis.url, { load, metrics });
+  if (connection && redisModule) {
+    const { createRedisSessionStore, redisRateLimiters } = redisModule;
     const redisStore = createRedisSessionStore({
       redis: connection,
       keyPrefix,

@@ -33,8 +33,38 @@ describe("upstream and store settings", () => {
       },
     });
     if (!r.ok) throw new Error(r.errors.join("\n"));
-    expect(r.config.upstream).toEqual({ url: "https://up.example/api", username: "agencia", password: "segredo", airlines: [1, 2, 3], otas: false, requestTimeoutMs: 5_000 });
+    expect(r.config.upstream).toEqual({
+      url: "https://up.example/api",
+      username: "agencia",
+      password: "segredo",
+      airlines: [1, 2, 3],
+      otas: false,
+      requestTimeoutMs: 5_000,
+      breaker: { enabled: true, failureThreshold: 3, cooldownMs: 30_000 },
+      budget: { enabled: true, requestsPerSource: 32 },
+    });
     expect(r.config.store).toEqual({ redis: { url: "redis://10.0.0.5:6379/2", keyPrefix: "prod:" } });
+  });
+
+  it("read the upstream's breakers and request budget from VOAR_UPSTREAM_BREAKER_* and VOAR_UPSTREAM_BUDGET_*, and name a bad one", () => {
+    const r = loadConfig({
+      file: base,
+      env: {
+        VOAR_UPSTREAM_URL: "https://up.example/api",
+        VOAR_UPSTREAM_TOKEN: "t",
+        VOAR_UPSTREAM_BREAKER_FAILURE_THRESHOLD: "5",
+        VOAR_UPSTREAM_BREAKER_COOLDOWN_MS: "60000",
+        VOAR_UPSTREAM_BUDGET_REQUESTS_PER_SEARCH: "120",
+        VOAR_UPSTREAM_BUDGET_ENABLED: "on",
+      },
+    });
+    if (!r.ok) throw new Error(r.errors.join("\n"));
+    expect(r.config.upstream).toMatchObject({ breaker: { enabled: true, failureThreshold: 5, cooldownMs: 60_000 }, budget: { enabled: true, requestsPerSearch: 120, requestsPerSource: 32 } });
+    const off = loadConfig({ file: base, env: { VOAR_UPSTREAM_URL: "https://up.example/api", VOAR_UPSTREAM_TOKEN: "t", VOAR_UPSTREAM_BREAKER_ENABLED: "false" } });
+    expect(off.ok && off.config.upstream?.breaker.enabled).toBe(false);
+    expect(errorsOf({}, { VOAR_UPSTREAM_URL: "https://up.example/api", VOAR_UPSTREAM_TOKEN: "t", VOAR_UPSTREAM_BREAKER_COOLDOWN_MS: "10" })).toEqual([
+      expect.stringMatching(/^upstream\.breaker\.cooldownMs: .*\(from VOAR_UPSTREAM_BREAKER_COOLDOWN_MS\)$/),
+    ]);
   });
 
   it("a Redis URL in the environment replaces a file's in-memory store; VOAR_REDIS_URL is an alias", () => {

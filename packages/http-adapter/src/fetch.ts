@@ -50,4 +50,16 @@ export type { FanOutIdentity, UpstreamSource, UpstreamSourceIdentity } from "./u
 export { AuthSession } from "./upstream/auth-session.js";
 export { defaultPolling, pollDelay, type PollingOptions, type PollingPolicy } from "./upstream/poll-pacing.js";
 export { searchRequestBody } from "./upstream/wire-request.js";
+export {
+  admitTransition,
+  memoryBreakerStore,
+  recordTransition,
+  type Admission,
+  type BreakerRecord,
+  type BreakerSettings,
+  type BreakerState,
+  type BreakerStore,
+  type RequestOutcome,
+} from "./upstream/breaker-state.js";
+export { DEFAULT_COOLDOWN_MS, DEFAULT_FAILURE_THRESHOLD, DEFAULT_REQUESTS_PER_SOURCE, type BreakerOptions, type RequestBudgetOptions } from "./upstream/source-breaker.js";
 export { retryAfterMs } from "./upstream/retry-after.js";

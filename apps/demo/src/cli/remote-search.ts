@@ -39,6 +39,8 @@ export const describeRemoteError = (error: unknown, baseUrl: string): string | u
     case "SourceTimeout":
     case "MalformedPayload":
     case "BusinessError":
+    case "SourceUnavailable":
+    case "RequestBudgetExhausted":
       return `${error.message}.`;
     case "PermissionDenied":
       return `${error.detail.replace(/\.$/, "")}.`;

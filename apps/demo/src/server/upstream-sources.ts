@@ -1,5 +1,5 @@
 import { createFanOutSources, createUpstreamSource } from "@voar/http-adapter";
-import { upstreamSourcesFor, type UpstreamConfig } from "@voar/hono-edge";
+import { UpstreamSchema, upstreamSourcesFor, type UpstreamConfig } from "@voar/hono-edge";
 import type { DemoSources } from "./demo-sources.js";
 import type { UpstreamSettings } from "./demo-options.js";
 
@@ -11,7 +11,8 @@ import type { UpstreamSettings } from "./demo-options.js";
  * variables: allow-listed airlines, timeouts); without it, `upstream` alone with every airline.
  */
 export const upstreamSources = (upstream: UpstreamSettings, configured?: UpstreamConfig): DemoSources => {
-  const settings: UpstreamConfig = configured ?? { url: upstream.baseUrl, ...upstream.credentials, otas: true };
+  // Without a configuration, the schema's defaults (OTA comparison on, breakers and request budget on).
+  const settings: UpstreamConfig = configured ?? UpstreamSchema.parse({ url: upstream.baseUrl, ...upstream.credentials });
   const shared = upstreamSourcesFor(settings, { createFanOutSources, createUpstreamSource });
   return { sources: shared.sources, backend: "fornecedor", failing: [], close: () => shared.close() };
 };

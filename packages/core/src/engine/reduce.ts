@@ -2,7 +2,7 @@ import type { Offer } from "../domain/offer.js";
 import { SOURCE_FAILURE } from "../errors/error-catalogue.js";
 import { isRetryable } from "../errors/source-errors.js";
 import type { SearchEvent } from "./events.js";
-import type { SourceProgress } from "./progress.js";
+import type { SourceProgress } from "../errors/source-progress.js";
 import { indexOffer, unindexOffer } from "./result-index.js";
 import type { SearchSnapshot } from "./snapshot.js";
 

@@ -2,8 +2,8 @@ import { context, SpanStatusCode, trace, type Context, type Span } from "@opente
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import type { Offer } from "../domain/offer.js";
-import type { SearchQuery } from "../domain/query.js";
-import { isRetryable, SourceTimeout, toSourceError, type SourceError } from "../errors/source-errors.js";
+import type { SearchQuery } from "../query/query.js";
+import { retriesWithinSearch, SourceTimeout, toSourceError, type SourceError } from "../errors/source-errors.js";
 import { effectToObservable } from "./effect-bridge.js";
 import type { SearchEvent } from "./events.js";
 import type { SourcePolicy } from "./source-policy.js";
@@ -128,7 +128,7 @@ export const sourceEvents = (
       // Reported only when another attempt will follow: the schedule below decides that.
       Effect.tapError((error) =>
         Effect.sync(() => {
-          const again = attempts < policy.maxAttempts && isRetryable(error);
+          const again = attempts < policy.maxAttempts && retriesWithinSearch(error);
           try {
             onError?.({ sourceId: source.id, attempt: attempts, error, final: !again });
           } catch {

@@ -1,5 +1,5 @@
 import { defer, map, merge, of, scan, startWith, takeWhile, timer, distinctUntilChanged, type Observable, type SchedulerLike } from "rxjs";
-import type { SearchQuery } from "../domain/query.js";
+import type { SearchQuery } from "../query/query.js";
 import type { SearchEvent } from "./events.js";
 import { reduce } from "./reduce.js";
 import { sourceEvents, type SourceFailure } from "./run-source.js";

@@ -1,7 +1,7 @@
 import { StringMap } from "./string-map.js";
 import type { Offer } from "../domain/offer.js";
-import type { SearchQuery } from "../domain/query.js";
-import type { SourceProgress } from "./progress.js";
+import type { SearchQuery } from "../query/query.js";
+import type { SourceProgress } from "../errors/source-progress.js";
 import { emptyDirectionIndex, groupingFor, type DirectionIndex, type GroupingKind } from "./result-index.js";
 
 /**

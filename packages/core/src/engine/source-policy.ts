@@ -1,6 +1,6 @@
 import * as Duration from "effect/Duration";
 import * as Schedule from "effect/Schedule";
-import { isRetryable, type SourceError } from "../errors/source-errors.js";
+import { retriesWithinSearch, type SourceError } from "../errors/source-errors.js";
 
 /** How each source call is carried: a timeout between batches and a bounded retry schedule. */
 export interface SourcePolicy {
@@ -24,7 +24,8 @@ export const defaultSourcePolicy: SourcePolicy = {
 
 /**
  * The retry schedule of a source: exponential backoff with jitter, capped, at most `maxAttempts - 1`
- * retries, only while the error is retryable (read from its tag and fields), waiting at least the
+ * retries, only while the error is retryable within the search (read from its tag and fields: a source
+ * whose breaker is open or whose budget is spent is not asked again), waiting at least the
  * `Retry-After` of a rate-limited answer.
  */
 export const retrySchedule = (policy: SourcePolicy) =>
@@ -33,7 +34,7 @@ export const retrySchedule = (policy: SourcePolicy) =>
     Schedule.modifyDelay((_, d) => Duration.min(d, Duration.millis(policy.maxDelayMs))),
     Schedule.intersect(Schedule.recurs(policy.maxAttempts - 1)),
     Schedule.intersect(Schedule.identity<SourceError>()),
-    Schedule.whileInput((e: SourceError) => isRetryable(e)),
+    Schedule.whileInput((e: SourceError) => retriesWithinSearch(e)),
     Schedule.modifyDelay(([, e], d) =>
       e._tag === "RateLimited" && e.retryAfterMs !== undefined ? Duration.max(d, Duration.millis(e.retryAfterMs)) : d,
     ),

@@ -1,5 +1,5 @@
 import type { Offer } from "../domain/offer.js";
-import type { SearchQuery } from "../domain/query.js";
+import type { SearchQuery } from "../query/query.js";
 
 /**
  * A place offers come from: an airline, an OTA, an upstream service, the simulator, a recorded fixture.

@@ -1,4 +1,4 @@
-import type { SourceProgress } from "../engine/progress.js";
+import type { SourceProgress } from "./source-progress.js";
 
 /** The stable error codes of the wire's `Erro.Codigo` (decisions.md). */
 export const ERROR_CODES = [
@@ -117,6 +117,14 @@ export const SOURCE_FAILURE: { readonly [T in FailureTag]: { readonly codigo: So
   BusinessError: { codigo: "FALHA_FORNECEDOR", mensagem: "O fornecedor recusou a consulta." },
   AuthError: { codigo: "FALHA_FORNECEDOR", mensagem: "O fornecedor recusou as credenciais do serviço." },
   PermissionDenied: { codigo: "SEM_PERMISSAO", mensagem: "A agência não tem permissão para consultar este fornecedor." },
+  SourceUnavailable: {
+    codigo: "FALHA_FORNECEDOR",
+    mensagem: "O fornecedor está temporariamente indisponível (falhou seguidamente) e não foi consultado nesta busca; tente de novo em instantes.",
+  },
+  RequestBudgetExhausted: {
+    codigo: "FALHA_FORNECEDOR",
+    mensagem: "A busca atingiu o limite de requisições ao fornecedor; esta fonte parou antes de terminar. Tente de novo em instantes.",
+  },
 };
 
 /**

@@ -78,6 +78,34 @@ export class PermissionDenied extends Data.TaggedError("PermissionDenied")<{
   }
 }
 
+/**
+ * The source was not asked: its upstream failed repeatedly and its breaker is open for a cool-down (shared by
+ * every search, and by every instance when the breaker's state is shared). Retryable later, not at once: the
+ * engine does not retry it within the search (see {@link retriesWithinSearch}); `retryAfterMs` is what is
+ * left of the cool-down when it is known.
+ */
+export class SourceUnavailable extends Data.TaggedError("SourceUnavailable")<{
+  readonly retryAfterMs?: number | undefined;
+}> {
+  override get message() {
+    return this.retryAfterMs === undefined
+      ? "fornecedor indisponível: não consultado (disjuntor aberto)"
+      : `fornecedor indisponível: não consultado (disjuntor aberto por mais ${Math.ceil(this.retryAfterMs / 1000)} s)`;
+  }
+}
+
+/**
+ * The search spent its budget of upstream requests (`limit`): the source stopped before it finished. A new
+ * search has a budget of its own, so it is retryable later, never within the search.
+ */
+export class RequestBudgetExhausted extends Data.TaggedError("RequestBudgetExhausted")<{
+  readonly limit: number;
+}> {
+  override get message() {
+    return `limite de ${this.limit} requisições ao fornecedor por busca atingido`;
+  }
+}
+
 /** Every way a source can fail. */
 export type SourceError =
   | SourceTimeout
@@ -87,7 +115,9 @@ export type SourceError =
   | MalformedPayload
   | BusinessError
   | AuthError
-  | PermissionDenied;
+  | PermissionDenied
+  | SourceUnavailable
+  | RequestBudgetExhausted;
 
 /** The tag of a {@link SourceError}. */
 export type SourceErrorTag = SourceError["_tag"];
@@ -101,6 +131,8 @@ const TAGS: ReadonlySet<string> = new Set<SourceErrorTag>([
   "BusinessError",
   "AuthError",
   "PermissionDenied",
+  "SourceUnavailable",
+  "RequestBudgetExhausted",
 ]);
 
 /** True when a value is one of the tagged {@link SourceError}s. */
@@ -113,6 +145,8 @@ export const isRetryable = (e: SourceError): boolean => {
     case "SourceTimeout":
     case "TransportError":
     case "RateLimited":
+    case "SourceUnavailable":
+    case "RequestBudgetExhausted":
       return true;
     case "HttpStatusError":
       return e.status === 408 || e.status >= 500;
@@ -123,6 +157,14 @@ export const isRetryable = (e: SourceError): boolean => {
       return false;
   }
 };
+
+/**
+ * Whether to try again within the same search: a retryable failure, unless the source itself declined to be
+ * asked (its breaker is open, or the search's budget of upstream requests is spent): asking again at once
+ * would only be declined again, or spend what the budget is there to save.
+ */
+export const retriesWithinSearch = (e: SourceError): boolean =>
+  isRetryable(e) && e._tag !== "SourceUnavailable" && e._tag !== "RequestBudgetExhausted";
 
 /**
  * Turns anything a source threw into a {@link SourceError}. A source should throw tagged errors;

@@ -5,7 +5,7 @@ import { airportRows, EmptySourceError, packCoordinate, parseSource, renderAirpo
 import { unpackCoordinate } from "../../src/airports/packed-table.js";
 import { countryCodeOf } from "../../scripts/country-codes.js";
 
-// Core's tsconfig loads no Node types (see test/wire-read/recorded-answers.ts): the calls used are typed here.
+// Core's tsconfig loads no Node types (see test/upstream/recorded-answers.ts): the calls used are typed here.
 const fs = (await import("node:fs" as string)) as { readFileSync(path: string | URL, encoding: "utf8"): string };
 const { createRequire } = (await import("node:module" as string)) as { createRequire(from: string): { resolve(id: string): string } };
 

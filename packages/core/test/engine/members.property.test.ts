@@ -3,8 +3,8 @@ import fc from "fast-check";
 import { hasMember, memberCount, memberId, memberIds, oneMember, removeMember, setMember, SMALL_MEMBERS, type Members } from "../../src/engine/members.js";
 import { reduce } from "../../src/engine/reduce.js";
 import { initialSnapshot, type SearchSnapshot } from "../../src/engine/snapshot.js";
-import type { SearchQuery } from "../../src/domain/query.js";
-import { byPrice, groupOffers } from "../../src/presentation/select.js";
+import type { SearchQuery } from "../../src/query/query.js";
+import { byPrice, groupOffers } from "../../src/views/select.js";
 import { makeOffer, queryA } from "../support/offers.js";
 
 const KEYS = Array.from({ length: SMALL_MEMBERS * 2 + 5 }, (_, n) => `k${n}`);

@@ -3,10 +3,10 @@ import fc from "fast-check";
 import { RedBlackTree } from "effect";
 import { reduce } from "../../src/engine/reduce.js";
 import { initialSnapshot, type SearchSnapshot } from "../../src/engine/snapshot.js";
-import type { SearchQuery } from "../../src/domain/query.js";
-import { modeAPage } from "../../src/presentation/mode-a-page.js";
-import { modeBResult } from "../../src/presentation/mode-b-result.js";
-import { toWireComparison } from "../../src/wire/mode-b.js";
+import type { SearchQuery } from "../../src/query/query.js";
+import { modeAPage } from "../../src/views/mode-a-page.js";
+import { modeBResult } from "../../src/views/mode-b-result.js";
+import { toWireComparison } from "../../src/envelope/mode-b.js";
 import { airports } from "../../src/airports/index.js";
 import { makeOffer, queryA } from "../support/offers.js";
 

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { search } from "../../src/engine/search.js";
 import type { SearchSnapshot } from "../../src/engine/snapshot.js";
-import { BusinessError, HttpStatusError, MalformedPayload, PermissionDenied, RateLimited, TransportError } from "../../src/errors/source-errors.js";
+import { BusinessError, HttpStatusError, MalformedPayload, PermissionDenied, RateLimited, RequestBudgetExhausted, SourceUnavailable, TransportError } from "../../src/errors/source-errors.js";
+import { failedSearchAnswer } from "../../src/errors/error-catalogue.js";
 import type { SourceFailure } from "../../src/engine/run-source.js";
 import type { SearchSource } from "../../src/engine/source.js";
 import { makeOffer, queryA } from "../support/offers.js";
@@ -87,6 +88,22 @@ describe("search", () => {
     // The detail is only for the caller's log.
     expect(heard).toEqual([{ sourceId: "denied", attempt: 1, error: expect.any(PermissionDenied), final: true }]);
     expect(heard[0]!.error.message).toContain("token=SECRET-1");
+  });
+
+  it.each([
+    ["a source whose breaker is open", new SourceUnavailable({ retryAfterMs: 30_000 })],
+    ["a source whose search spent its request budget", new RequestBudgetExhausted({ limit: 10 })],
+  ])("never asks again within the search %s, yet tells the client a later retry may succeed", async (_, error) => {
+    const declined = scriptedSource("declined", [[{ afterMs: 0, fail: error }]]);
+    const heard: SourceFailure[] = [];
+    const run = collect([declined], { maxAttempts: 3, onSourceError: (f) => heard.push(f) });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(declined.log.calls).toBe(1);
+    expect(heard.map((f) => [f.attempt, f.final])).toEqual([[1, true]]);
+    const p = state(run.last(), "declined");
+    expect(p).toMatchObject({ state: "failed", attempts: 1, error: { tag: error._tag, retryable: true } });
+    expect(p.error?.message).toMatch(/tente de novo em instantes/i);
+    expect(failedSearchAnswer(run.last().sources)).toMatchObject({ codigo: "FALHA_FORNECEDOR", retentavel: true });
   });
 
   it("reports every failed attempt to onSourceError, final only when no retry follows", async () => {

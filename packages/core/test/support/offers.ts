@@ -1,5 +1,5 @@
 import type { Offer } from "../../src/domain/offer.js";
-import type { SearchQuery } from "../../src/domain/query.js";
+import type { SearchQuery } from "../../src/query/query.js";
 import { flightKey } from "../../src/domain/itinerary.js";
 import { money } from "../../src/domain/money.js";
 

@@ -1,5 +1,6 @@
 import { AIRLINES } from "@voar/core";
 import * as z from "zod";
+import { UpstreamBreakerSchema, UpstreamBudgetSchema } from "./upstream-protection-schema.js";
 
 /**
  * Where the service's flights come from and where its searches live: a real ConsultaAereo upstream
@@ -32,6 +33,10 @@ export const UpstreamSchema = z
       })
       .refine((ids) => new Set(ids).size === ids.length, { message: "names an airline twice" })
       .optional(),
+    /** A breaker per airline and OTA comparison (`upstream.breaker.*`). */
+    breaker: UpstreamBreakerSchema,
+    /** A budget of upstream requests per search (`upstream.budget.*`). */
+    budget: UpstreamBudgetSchema,
     /** Mode B (OTA comparison) through the upstream's own comparison, Companhia 1300. Default true. */
     otas: z.boolean().default(true),
     /** Limit of one HTTP exchange with the upstream, in ms (adapter default 30 000). */

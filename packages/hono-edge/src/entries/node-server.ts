@@ -1,6 +1,7 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener, type ServerType } from "@hono/node-server";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { systemClock } from "../clock.js";
 import type { ServiceConfig } from "../config/config-schema.js";
 import { connectionsPerAddress } from "../config/edge-schema.js";
@@ -8,6 +9,7 @@ import { throttleSummary } from "../limits/throttle-summary.js";
 import { silentLogger, type Logger } from "../logging/logger.js";
 import { capConnectionsPerAddress } from "./connection-cap.js";
 import { answerClientError, requestErrorAnswer } from "./node-rejections.js";
+import { partsOf, WRITES_PARTED_ANSWERS, type AnswerParts } from "../http/parted-answer.js";
 
 /** Where and how {@link serveNode} listens. */
 export interface NodeServeOptions {
@@ -39,7 +41,7 @@ export const serveNode = (options: NodeServeOptions, onListening?: (info: Addres
   const logger = options.logger ?? silentLogger;
   const rejected = throttleSummary({ logger, clock: systemClock, msg: "http.rejected", keyField: "reason", level: "info", everyMs: 60_000 });
   const capped = throttleSummary({ logger, clock: systemClock, msg: "http.connections_capped", keyField: "client", everyMs: 60_000 });
-  const listener = getRequestListener(options.fetch, { hostname: options.hostname, errorHandler: requestErrorAnswer(logger, rejected) });
+  const listener = getRequestListener(writingPartedAnswers(options.fetch), { hostname: options.hostname, errorHandler: requestErrorAnswer(logger, rejected) });
   const server: Server = createServer(
     {
       headersTimeout: http.headersTimeoutMs,
@@ -55,4 +57,47 @@ export const serveNode = (options: NodeServeOptions, onListening?: (info: Addres
   server.on("clientError", answerClientError(rejected));
   server.listen(options.port, options.hostname, () => onListening?.(server.address() as AddressInfo));
   return server;
+};
+
+/** The headers of an answer as `writeHead` takes them (`Set-Cookie` kept as its several values). */
+const headerRecord = (headers: Headers): Record<string, string | string[]> => {
+  const record: Record<string, string | string[]> = {};
+  for (const [name, value] of headers) if (name !== "set-cookie") record[name] = value;
+  const cookies = headers.getSetCookie();
+  if (cookies.length > 0) record["set-cookie"] = cookies;
+  return record;
+};
+
+/** Writes a parted answer's head, then its chunks one after another (Node corks the writes of one tick into one `writev`). */
+const writeParts = (outgoing: ServerResponse, parts: AnswerParts, answer: Response): void => {
+  // The headers as the route gave them, unless something read the answer's headers since (and may have changed them).
+  const headers: Record<string, string | string[]> = parts.headers ?? headerRecord(answer.headers);
+  headers["Content-Length"] = String(parts.length);
+  outgoing.writeHead(parts.status, headers);
+  const last = parts.chunks.length - 1;
+  for (let i = 0; i < last; i++) outgoing.write(parts.chunks[i]);
+  outgoing.end(parts.chunks[last]);
+};
+
+/**
+ * The app's `fetch`, telling it that its parted answers (`parted-answer.ts`) are written here: each chunk as it
+ * is, no array joining them, while @hono/node-server writes every other answer. A parted answer, once written,
+ * is handed to @hono/node-server as its "already sent" answer.
+ */
+const writingPartedAnswers = (fetch: NodeServeOptions["fetch"]): NodeServeOptions["fetch"] => {
+  // Made into an answer without a light-`Response` cache (reading its body does that), whichever `Response` built
+  // it: @hono/node-server writes a cached answer at once, and only looks for its "already sent" header otherwise.
+  void RESPONSE_ALREADY_SENT.body;
+  const written = (answer: Response, env: { readonly outgoing?: ServerResponse }): Response => {
+    const parts = partsOf(answer);
+    if (!parts || !env.outgoing) return answer;
+    writeParts(env.outgoing, parts, answer);
+    return RESPONSE_ALREADY_SENT;
+  };
+  return (request, env) => {
+    const nodeEnv = env as { outgoing?: ServerResponse; [WRITES_PARTED_ANSWERS]?: boolean };
+    nodeEnv[WRITES_PARTED_ANSWERS] = true;
+    const answer = fetch(request, env);
+    return answer instanceof Promise ? answer.then((a) => written(a, nodeEnv)) : written(answer, nodeEnv);
+  };
 };

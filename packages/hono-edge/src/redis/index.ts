@@ -14,3 +14,4 @@ export { redisKeys, type RedisKeys } from "./redis-keys.js";
 export { redisRateLimiters, type RedisRateLimitersOptions } from "./redis-rate-limiter.js";
 export { openRedisConnection, type RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
 export type { StoreGuard } from "./store-guard.js";
+export { redisBreakerStore, type RedisBreakerStoreOptions } from "./redis-breaker-store.js";

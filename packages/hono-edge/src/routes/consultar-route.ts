@@ -4,6 +4,7 @@ import type { AppEnv } from "../app/app-env.js";
 import { resolveSearch, type SearchRouteDeps } from "./search-request.js";
 import { noneMatch } from "../http/entity-tag.js";
 import { answerTagOf, serializedAnswer } from "./serialized-answer.js";
+import { partedResponse, writesPartedAnswers } from "../http/parted-answer.js";
 
 /**
  * `POST /ConsultaAereo/Consultar`: the progressive search by polling. The first request of a query starts
@@ -29,7 +30,9 @@ export const consultarHandler =
     // more and the Node adapter then reads them back into a record: about a tenth of a cached poll's time.
     const requestId = c.get("requestId");
     if (noneMatch(c.req.header("if-none-match"), tag)) return new Response(null, { status: 304, headers: { ETag: tag, "X-Request-Id": requestId } });
-    const { status, etag, bytes } = serializedAnswer(deps, snapshot, resolved, requestId);
+    // An entry that writes parted answers (Node) sends the shared bytes and the id as they are, uncopied.
+    const parted = writesPartedAnswers(c.env);
+    const { status, etag, body } = serializedAnswer(deps, snapshot, resolved, requestId, parted);
     const headers: Record<string, string> = { "content-type": "application/json; charset=UTF-8", "X-Request-Id": requestId };
     if (etag) headers["ETag"] = etag;
     // A failed search that says "retry": when the same query will really be asked of the sources again.
@@ -37,5 +40,5 @@ export const consultarHandler =
       const wait = deps.hub.retryAfterSeconds(resolved.record, snapshot);
       if (wait !== undefined) headers["Retry-After"] = String(wait);
     }
-    return new Response(bytes, { status, headers });
+    return body instanceof Uint8Array ? new Response(body, { status, headers }) : partedResponse(body, status, headers);
   };

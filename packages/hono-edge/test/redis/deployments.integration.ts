@@ -1,6 +1,7 @@
 import { createFakeUpstream, liveBackend, serveOnNode } from "@voar/testing";
 import { createSimulator } from "@voar/testing/simulator";
 import { afterEach, describe, expect, it } from "vitest";
+import { SOURCE_FAILURE } from "@voar/core";
 import { daysAhead, type Envelope } from "../contract/contract-target.js";
 import { connectRedis, deleteKeys, REDIS_URL, testPrefix } from "./support/redis-harness.js";
 import { startVoarServer, type VoarServer } from "./support/voar-server.js";
@@ -97,7 +98,14 @@ describe("two deployments with different sources on one Redis", () => {
     expect(theirs.body["Token"]).not.toBe(simulatedToken);
     const theirsDone = await settled(proxied, theirs.body["Token"] as string);
     expect([theirsDone.status, codigo(theirsDone.body), sourceCount(theirsDone.body)]).toEqual([502, "FALHA_FORNECEDOR", 2]);
-    expect(upstream.stats.searches).toBeGreaterThan(searchesBefore);
+    // Its own outcome, not the simulator's: its airlines' breakers, opened by the first search's failures, kept
+    // them from being asked again; the breakers sit in Redis under its own fingerprint.
+    expect(upstream.stats.searches).toBe(searchesBefore);
+    const fontes = theirsDone.body["Progresso"] as { Fontes: { Erro: string }[] };
+    expect(fontes.Fontes.map((f) => f.Erro)).toEqual([SOURCE_FAILURE.SourceUnavailable.mensagem, SOURCE_FAILURE.SourceUnavailable.mensagem]);
+    // The operator's log says so, once per airline.
+    const opened = proxied.logs().filter((r) => r.msg === "upstream.breaker" && r["state"] === "open");
+    expect(opened.map((r) => r["sourceId"]).sort()).toEqual(["upstream:gol", "upstream:latam"]);
 
     // A Token of the other deployment is a search this one does not have.
     for (const [server, token] of [[proxied, simulatedToken], [simulated, failed.body["Token"] as string]] as const) {
@@ -119,5 +127,7 @@ describe("two deployments with different sources on one Redis", () => {
     const prefixes = [simulated, proxied].map((s) => s.logs().find((r) => r.msg === "listening")!["keyPrefix"]);
     expect(new Set(prefixes).size).toBe(2);
     expect(keys.filter((k) => k.includes(UPSTREAM_ACCOUNT.password) || k.includes(UPSTREAM_ACCOUNT.username))).toEqual([]);
+    const proxiedPrefix = prefixes[1] as string;
+    expect(keys.filter((k) => k.includes(":breaker:")).sort()).toEqual([`${proxiedPrefix}breaker:upstream:gol`, `${proxiedPrefix}breaker:upstream:latam`]);
   }, 90_000);
 });

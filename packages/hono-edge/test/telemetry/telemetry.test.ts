@@ -66,7 +66,7 @@ const proxy = (faults: readonly FaultRule[] = []) => {
   };
   const config = testConfig({ upstream: { url: UPSTREAM, ...ACCOUNT, airlines: [1, 2, 3], otas: false }, search: { maxAttempts: 2 } });
   const metrics: PromMetrics = createPromMetrics({ nodeMetrics: false });
-  const sources = upstreamSourcesFor(config.upstream!, adapter, metrics);
+  const sources = upstreamSourcesFor(config.upstream!, adapter, { metrics });
   const lines: Record<string, unknown>[] = [];
   const logger = jsonLinesLogger((line) => lines.push(JSON.parse(line) as Record<string, unknown>));
   const app = createApp({ config, sources: sources.sources, logger, metrics, metricsExposition: metrics });
@@ -172,14 +172,17 @@ describe("metrics of searches through the upstream", () => {
     p.close();
   });
 
-  it("count failures by airline and error kind, and a search in which every airline failed", async () => {
+  it("count failures by airline and error kind, each airline's breaker, and a search in which every airline failed", async () => {
     const p = proxy([{ at: 1, through: "end", fault: { kind: "status", status: 503 } }]);
     const last = await searchToEnd(p.app);
     expect(last.body.Progresso.Fontes.every((f) => f.Estado === "falhou")).toBe(true);
     const m = await p.scrape();
+    // Each airline: its first attempt failed on the 503s (retried), its breaker opened after them, and the retry
+    // was refused by the breaker without asking the upstream (final).
     for (const source of ["upstream:latam", "upstream:gol", "upstream:azul"]) {
       expect(sampleOf(m, "voar_source_failures_total", { source, error: "HttpStatusError", final: "false" }), source).toBe(1);
-      expect(sampleOf(m, "voar_source_failures_total", { source, error: "HttpStatusError", final: "true" }), source).toBe(1);
+      expect(sampleOf(m, "voar_source_failures_total", { source, error: "SourceUnavailable", final: "true" }), source).toBe(1);
+      expect(sampleOf(m, "voar_source_breaker_state", { source }), source).toBe(1);
     }
     expect(sampleOf(m, "voar_searches_failed_total")).toBe(1);
     expect(sampleOf(m, "voar_upstream_requests_total", { route: "/ConsultaAereo/Consultar", outcome: "server_error" })).toBe(p.upstream.stats.searches);

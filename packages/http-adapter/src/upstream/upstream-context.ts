@@ -6,6 +6,7 @@ import type { AirportDirectory } from "@voar/core";
 import type { HttpTransport } from "../transport/http-transport.js";
 import type { AuthSession } from "./auth-session.js";
 import type { PollingPolicy } from "./poll-pacing.js";
+import type { UpstreamProtection } from "./source-breaker.js";
 
 /** A lease an upstream handed out, kept so that a retried attempt resumes the search instead of starting anew. */
 export interface HeldLease {
@@ -25,6 +26,8 @@ export interface UpstreamContext {
   readonly requestTimeoutMs: number;
   /** `QuantidadePorPagina` asked in Mode A. */
   readonly pageSize: number;
+  /** The breakers and the per-search request budget of the adapter's sources. */
+  readonly protection: UpstreamProtection;
   /** Leases by `<source id>|<query key>`. */
   readonly leases: Map<string, HeldLease>;
 }

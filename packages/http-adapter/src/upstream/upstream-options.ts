@@ -9,6 +9,7 @@ import { AuthSession } from "./auth-session.js";
 import type { UpstreamCredentials } from "./credentials.js";
 import { pollingWith, type PollingOptions } from "./poll-pacing.js";
 import type { UpstreamContext } from "./upstream-context.js";
+import { upstreamProtection, type BreakerOptions, type RequestBudgetOptions } from "./source-breaker.js";
 
 /** Where the upstream is and how to talk to it. */
 export interface UpstreamOptions {
@@ -28,6 +29,17 @@ export interface UpstreamOptions {
    * Every exchange is also a client span of `@opentelemetry/api` carrying `traceparent` to the upstream.
    */
   readonly observer?: UpstreamObserver | undefined;
+  /**
+   * A breaker per source (each airline of the fan-out, the single source): after `failureThreshold` failed
+   * requests in a row the source is not asked for `cooldownMs`, then probed. Default on (3 failures, 30 s,
+   * in this process); `false` turns it off.
+   */
+  readonly breaker?: BreakerOptions | false | undefined;
+  /**
+   * A budget of upstream requests per search, over the adapter's sources (`{}`: 32 per source). Default off.
+   * A search is the query object the engine hands its sources: give each search its own query object.
+   */
+  readonly budget?: RequestBudgetOptions | false | undefined;
 }
 
 /** Builds the context shared by the sources of one adapter. */
@@ -43,6 +55,7 @@ export const upstreamContext = (options: UpstreamOptions, bare: HttpTransport): 
     polling: pollingWith(options.polling),
     requestTimeoutMs,
     pageSize: options.pageSize ?? 100,
+    protection: upstreamProtection(options.breaker, options.budget, requestTimeoutMs),
     leases: new Map(),
   };
 };

@@ -9,8 +9,8 @@ import {
   createOfferInterner,
   MalformedPayload,
   SourceTimeout,
-  isRetryable,
   queryKey,
+  retriesWithinSearch,
   readUpstreamAnswer,
   toSourceError,
   upstreamFailure,
@@ -75,7 +75,8 @@ export async function* upstreamSearch(ctx: UpstreamContext, sourceId: string, qu
     } catch (error) {
       if (signal.aborted) throw error;
       const tagged = toSourceError(error);
-      if (!isRetryable(tagged) || failures >= p.pollRetries) throw tagged;
+      // A source that declined to ask (breaker open, budget spent) is not asked again either.
+      if (!retriesWithinSearch(tagged) || failures >= p.pollRetries) throw tagged;
       failures++;
       const retryAfter = tagged._tag === "RateLimited" ? tagged.retryAfterMs : undefined;
       await sleep(Math.max(retryAfter ?? 0, pollDelay(p, failures, undefined)), signal);

@@ -7,6 +7,13 @@ import { AIRLINES, airlineById, type SearchQuery, type SearchSource } from "@voa
 import type { AuthSession } from "./auth-session.js";
 import type { UpstreamContext } from "./upstream-context.js";
 import { upstreamSearch } from "./upstream-search.js";
+import { protectedTransport, searchBudgets, type SearchBudgets } from "./source-breaker.js";
+
+/** The context one search of source `id` runs with: its requests through the source's breaker and the search's budget. */
+const guarded = (ctx: UpstreamContext, id: string, query: SearchQuery, budgets: SearchBudgets | undefined): UpstreamContext => {
+  const transport = protectedTransport(ctx.protection, ctx.transport, id, query, budgets);
+  return transport === ctx.transport ? ctx : { ...ctx, transport };
+};
 
 /** A source backed by an upstream; `close()` releases the connections its transport owns. */
 export interface UpstreamSource extends SearchSource {
@@ -26,13 +33,14 @@ export interface UpstreamSourceIdentity {
 /** The single source: it serves every query, sending its `Companhia` as asked. */
 export const upstreamSource = (ctx: UpstreamContext, identity: UpstreamSourceIdentity = {}): UpstreamSource => {
   const id = identity.id ?? "upstream";
+  const budgets = searchBudgets(ctx.protection, 1, ctx.polling.maxDurationMs);
   return {
     id,
     name: identity.name ?? "Fornecedor",
     kind: "airline",
     serves: () => true,
     session: ctx.session,
-    search: (query, signal) => upstreamSearch(ctx, id, query, signal),
+    search: (query, signal) => upstreamSearch(guarded(ctx, id, query, budgets), id, query, signal),
     close: () => ctx.transport.close(),
   };
 };
@@ -54,8 +62,11 @@ const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
  * One single-airline source per airline. Each serves Mode A searches (as one part of them) and the
  * single-airline searches of its airline; it asks the upstream for that airline alone (`Companhia` = its id).
  */
-export const fanOutSources = (ctx: UpstreamContext, identity: FanOutIdentity = {}): UpstreamSource[] =>
-  (identity.airlines ?? AIRLINES.map((a) => a.id)).map((airlineId) => {
+export const fanOutSources = (ctx: UpstreamContext, identity: FanOutIdentity = {}): UpstreamSource[] => {
+  const airlines = identity.airlines ?? AIRLINES.map((a) => a.id);
+  // One budget per search for all the airlines: the engine hands each of them the same query object.
+  const budgets = searchBudgets(ctx.protection, airlines.length, ctx.polling.maxDurationMs);
+  return airlines.map((airlineId) => {
     const airline = airlineById(airlineId);
     if (!airline) throw new RangeError(`Companhia ${airlineId} is not a single-airline id (decisions.md)`);
     const id = `${identity.idPrefix ?? "upstream:"}${slug(airline.name)}`;
@@ -67,7 +78,9 @@ export const fanOutSources = (ctx: UpstreamContext, identity: FanOutIdentity = {
       airlineId,
       serves,
       session: ctx.session,
-      search: (query: SearchQuery, signal: AbortSignal) => upstreamSearch(ctx, id, { ...query, mode: { kind: "single-airline", airlineId } }, signal),
+      search: (query: SearchQuery, signal: AbortSignal) =>
+        upstreamSearch(guarded(ctx, id, query, budgets), id, { ...query, mode: { kind: "single-airline", airlineId } }, signal),
       close: () => ctx.transport.close(),
     };
   });
+};

@@ -12,10 +12,10 @@ import { queryOf } from "../support/scenario-query.js";
 
 const credentials = { username: "agencia", password: "segredo" };
 
-const setup = (name: string) => {
+const setup = (name: string, options: { readonly breaker?: false } = {}) => {
   const fixture = loadFixture(name);
   const upstream = createReplayUpstream(fixture);
-  const source = createUpstreamSource({ baseUrl: upstream.baseUrl, credentials, fetch: upstream.fetch });
+  const source = createUpstreamSource({ baseUrl: upstream.baseUrl, credentials, fetch: upstream.fetch, ...options });
   return { fixture, upstream, source, query: queryOf(fixture) };
 };
 
@@ -135,14 +135,24 @@ describe("the upstream source on each recorded scenario", () => {
     expect(JSON.stringify(run.snapshots.map((x) => x.sources))).not.toContain(FAKE_STACK_TRACE.slice(0, 30));
   });
 
-  it("upstream-dies-mid-search: retries are bounded, the source fails, its partial results stay", async () => {
+  it("upstream-dies-mid-search: retries stop once the source's breaker opens, the source fails as unavailable, its partial results stay", async () => {
     const s = setup("upstream-dies-mid-search");
     ({ upstream, source } = s);
     const run = await runSearch(s.query, [s.source], { baseDelayMs: 100 });
     const progress = run.last().sources[0]!;
-    expect(progress).toMatchObject({ state: "failed", attempts: 3, error: { tag: "TransportError", retryable: true } });
+    // The engine's retry is declined by the breaker, opened by the third failed request in a row.
+    expect(progress).toMatchObject({ state: "failed", attempts: 2, error: { tag: "SourceUnavailable", retryable: true, message: SOURCE_FAILURE.SourceUnavailable.mensagem } });
     expect(run.offers().length).toBeGreaterThan(0);
     expectSameOffers(run.offers(), finalOffers(s.fixture, s.source.id, s.query));
+    // 2 good answers, then the failed poll and its 2 poll retries; nothing after the breaker opened.
+    expect(s.upstream.stats.searches).toBe(2 + 3);
+  });
+
+  it("upstream-dies-mid-search, breaker off: every engine attempt polls and retries, as before", async () => {
+    const s = setup("upstream-dies-mid-search", { breaker: false });
+    ({ upstream, source } = s);
+    const run = await runSearch(s.query, [s.source], { baseDelayMs: 100 });
+    expect(run.last().sources[0]!).toMatchObject({ state: "failed", attempts: 3, error: { tag: "TransportError", retryable: true } });
     // 2 good answers, then per engine attempt the failed poll and its 2 poll retries: 2 + 3 x 3.
     expect(s.upstream.stats.searches).toBe(2 + 3 * 3);
   });

@@ -59,6 +59,10 @@ const failureResponse = (error: SourceError): RecordedResponse => {
       return { delayMs: 0, status: 401, headers: {}, json: unauthorizedBody };
     case "MalformedPayload":
       return { delayMs: 0, status: 200, headers: { "content-type": "text/html" }, text: "<html>resposta inesperada</html>" };
+    case "SourceUnavailable":
+    case "RequestBudgetExhausted":
+      // The source declined to ask (breaker open, budget spent): replayed as an upstream that is not available.
+      return { delayMs: 0, status: 503, headers: {}, json: serverErrorBody(503) };
   }
 };
 

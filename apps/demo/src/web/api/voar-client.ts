@@ -32,5 +32,8 @@ export const describeSearchError = (error: unknown): string => {
           : `O serviço respondeu HTTP ${error.status}.`;
     case "MalformedPayload":
       return `Resposta fora do contrato: ${error.detail}.`;
+    case "SourceUnavailable":
+    case "RequestBudgetExhausted":
+      return "O fornecedor está temporariamente indisponível: aguarde alguns segundos e tente de novo.";
   }
 };

@@ -1,0 +1,25 @@
+import type { SourceErrorTag } from "./source-errors.js";
+
+/** Where one source of a search stands. */
+export type SourceState = "pending" | "done" | "failed";
+
+/** Progress of one source, as the snapshot carries it. */
+export interface SourceProgress {
+  readonly id: string;
+  readonly name: string;
+  readonly state: SourceState;
+  /** Offers received from this source so far (after de-duplication by offer id). */
+  readonly items: number;
+  /** Attempts made (1 + retries). */
+  readonly attempts: number;
+  /** Why it failed; present only when `state` is `failed`. */
+  readonly error?: {
+    readonly tag: SourceErrorTag | "DeadlineExceeded";
+    /**
+     * A fixed pt-BR sentence of ours (core's `SOURCE_FAILURE` row of the tag): never the upstream's text, a
+     * stack trace, a network error code or a URL. The error itself reaches `SearchOptions.onSourceError`.
+     */
+    readonly message: string;
+    readonly retryable: boolean;
+  } | undefined;
+}
