@@ -70,6 +70,8 @@ export interface ServiceFigures {
   readonly demoCachedPage: ServedAnswer;
   /** The cached page by Token with CORS on, polled with an allowed `Origin` (a page of another origin). */
   readonly corsCachedPage: ServedAnswer;
+  /** The cached page by Token with metrics and tracing on (the OTLP endpoint unreachable) against both off (the anchor). */
+  readonly telemetry: ServedAnswer;
   /** The load generator of the serving comparisons. */
   readonly loadTool: "wrk" | "autocannon";
   /** Bytes on the wire (status line, headers, body) of the full answer and of a conditional poll's 304. */
@@ -250,6 +252,28 @@ const measureCorsServing = async (quick: boolean): Promise<ServedAnswer> => {
   }
 };
 
+/** Where the tracing row's exporter sends: a port nothing listens on (the discard port, closed on loopback). */
+const UNREACHABLE_OTLP = "http://127.0.0.1:9";
+
+/**
+ * What metrics and traces cost a poll: the same page by Token on two `voar-server` processes side by side, one
+ * with metrics off and no tracing (`VOAR_METRICS_ENABLED=false`, the anchor), one with the metrics (`prom-client`,
+ * Node's default metrics collected) and the OpenTelemetry SDK registered, its OTLP endpoint unreachable (every
+ * request a span; the batches the exporter cannot deliver are dropped).
+ */
+export const measureTelemetryCost = async (quick: boolean): Promise<ServedAnswer> => {
+  const [query] = distinctQueries(1, 30);
+  const off = await startServiceProcess({ ttlMs: 600_000, latencyMs: 200, env: { VOAR_METRICS_ENABLED: "false", OTEL_EXPORTER_OTLP_ENDPOINT: "", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "" } });
+  const on = await startServiceProcess({ ttlMs: 600_000, latencyMs: 200, env: { VOAR_METRICS_ENABLED: "true", OTEL_EXPORTER_OTLP_ENDPOINT: UNREACHABLE_OTLP } });
+  try {
+    const [offPoll, onPoll] = [await completedPoll(off, query!), await completedPoll(on, query!)];
+    const bytes = (await wireBytes(on.appUrl, "/api/ConsultaAereo/Consultar", HEADERS, JSON.stringify(onPoll))).bytes;
+    return { ...(await compareServers(shotOf(off.appUrl, offPoll), shotOf(on.appUrl, onPoll), compareOptions(quick))), bytes };
+  } finally {
+    await Promise.all([off.stop(), on.stop()]);
+  }
+};
+
 /**
  * Memory per active (completed, not expired) search: the largest Mode B round trips of the simulator, held in
  * equal steps, the process's memory read after each (after a full GC); the figure is the slope of each reading
@@ -311,10 +335,11 @@ export const runServiceBench = async (quick = isQuick()): Promise<ServiceFigures
   const { cachedPage, framework, frameworkOwn, repeatedQuery, conditional } = await measureServing(quick);
   const demoCachedPage = await measureDemoServing(quick);
   const corsCachedPage = await measureCorsServing(quick);
+  const telemetry = await measureTelemetryCost(quick);
   const perSearch = await measurePerSearch(quick);
   const twoInstances = await measureTwoInstances(quick);
   const scale = await measureScale(scaleSizes(quick));
-  return { load, cachedPage, framework, frameworkOwn, repeatedQuery, demoCachedPage, corsCachedPage, conditional, perSearch, twoInstances, scale, loadTool: LOAD_TOOL };
+  return { load, cachedPage, framework, frameworkOwn, repeatedQuery, demoCachedPage, corsCachedPage, telemetry, conditional, perSearch, twoInstances, scale, loadTool: LOAD_TOOL };
 };
 
 /** Poll by Token (the app) over Hono alone answering each request its own bytes, both against the same bare server. */
@@ -342,6 +367,9 @@ export const printServiceFigures = (f: ServiceFigures): void => {
     console.log(`  app:            ${fmt(s.subject.rps, "req/s", 0)}   p50 ${fmt(s.subject.p50)}   p99 ${fmt(s.subject.p99)}`);
     console.log(`  ratio app/bare: ${fmt(s.ratio, "x")}   errors: ${s.anchor.errors + s.subject.errors}`);
   }
+  const o = f.telemetry;
+  console.log(`metrics and tracing on (OTLP endpoint unreachable) against off, cached page by Token (${o.bytes} bytes):`);
+  console.log(`  off: ${fmt(o.anchor.rps, "req/s", 0)}   on: ${fmt(o.subject.rps, "req/s", 0)}   ratio on/off: ${fmt(o.ratio, "x")}  (target >= 0.9)   errors: ${o.anchor.errors + o.subject.errors}`);
   printServing(f);
   const c = f.conditional;
   console.log(`conditional poll of an unchanged search: HTTP ${c.status}, ${c.notModified} bytes against ${c.full} for the full answer (${(c.notModified / c.full).toFixed(3)}x; target <= 0.1)`);

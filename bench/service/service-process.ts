@@ -77,6 +77,8 @@ export interface ServiceProcessOptions {
    * as a load balancer's would from its own address. Default: the service's (1,024, a quarter of it per address).
    */
   readonly maxConnections?: number;
+  /** More variables of the service (e.g. `VOAR_METRICS_ENABLED`, `OTEL_EXPORTER_OTLP_ENDPOINT`), set last. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** The fake upstream in its own process. */
@@ -147,6 +149,7 @@ export const startServiceProcess = async (o: ServiceProcessOptions): Promise<Ser
         : upstream
         ? { VOAR_API_KEYS: `bench:${BENCH_KEY}`, VOAR_UPSTREAM_URL: `${upstream.origin}/api`, VOAR_UPSTREAM_TOKEN: UPSTREAM_TOKEN }
         : { VOAR_BENCH_ENTRY: "demo", VOAR_DEMO_API_KEY: BENCH_KEY, VOAR_DEMO_LATENCY_MS: `${o.latencyMs}-${o.latencyMs}`, VOAR_DEMO_FAILURES: "none" }),
+      ...o.env,
     },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });

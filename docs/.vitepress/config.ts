@@ -50,6 +50,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: "Cloudflare Workers", link: "/deploy/cloudflare" },
       { text: "Deno and Bun", link: "/deploy/deno-bun" },
       { text: "Scaling", link: "/deploy/scaling" },
+      { text: "Metrics and traces", link: "/deploy/observability" },
     ],
   },
   {

@@ -45,6 +45,18 @@ export {
   type TokenBuckets,
 } from "./limits/token-bucket.js";
 export { jsonLinesLogger, redactingLogger, silentLogger, type Logger, type LogRecord } from "./logging/logger.js";
+export {
+  noopMetrics,
+  type ServiceMetrics,
+  type MetricsExposition,
+  type BreakerState,
+  type CacheLookupResult,
+  type RefusalScope,
+  type SearchEnd,
+  type SearchRefusal,
+  type UpstreamOutcome,
+} from "./telemetry/service-metrics.js";
+export { SyncContextManager } from "./telemetry/sync-context-manager.js";
 export { REDACTED, redactRecord, redactText } from "./logging/log-redactor.js";
 export type { LoadSignal } from "./limits/load-signal.js";
 export { Admission, type AdmissionOptions, type LoadState } from "./limits/admission.js";

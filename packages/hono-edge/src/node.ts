@@ -34,8 +34,12 @@ import { upstreamSourcesFor } from "./sources/upstream-sources.js";
 import { cachedUpstreamSources } from "./sources/cached-upstream.js";
 import { upstreamCacheOf } from "./config/deploy-schema.js";
 import type { AnswerStore } from "./sources/answer-store.js";
+import { createPromMetrics, serveMetrics, type PromMetrics } from "./entries/node-metrics.js";
+import { startNodeTracing } from "./entries/node-tracing.js";
 
 const env = process.env;
+// First, so that every span of the service is recorded (only when OTEL_EXPORTER_OTLP_ENDPOINT is set).
+const tracing = await startNodeTracing(env);
 const logger = jsonLinesLogger(batchedLineWriter());
 
 const fail = (errors: readonly string[]): never => {
@@ -91,7 +95,7 @@ const wholeNumber = (name: string): number | undefined => {
   return Number.isInteger(n) && n >= 0 ? n : fail([`${name}: "${text}" is not a whole number`]);
 };
 
-const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal): Promise<Backend> => {
+const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, metrics: PromMetrics | undefined): Promise<Backend> => {
   const closers: (() => Promise<void>)[] = [];
   let sources: readonly SearchSource[];
   const simulator = { latencyMs: wholeNumber("VOAR_SIMULATOR_LATENCY_MS"), seed: wholeNumber("VOAR_SIMULATOR_SEED") };
@@ -101,7 +105,7 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal): 
   // sources on the same Redis never see these searches, whatever prefix they were given.
   const keyPrefix = redis ? deploymentKeyPrefix(redis.keyPrefix, await deploymentFingerprint(config, simulator)) : undefined;
   // One connection and one view of Redis's availability for the store, its pub/sub, the rate limits and the upstream's breakers.
-  const connection = redis && redisModule ? redisModule.openRedisConnection(redis.url, { load }) : undefined;
+  const connection = redis && redisModule ? redisModule.openRedisConnection(redis.url, { load, metrics }) : undefined;
   if (config.upstream) {
     // An airline one instance found down is not asked by the others either (per instance while Redis cannot answer).
     const breakerStore = connection && redisModule?.redisBreakerStore({ redis: connection, keyPrefix, logger: log });
@@ -109,6 +113,8 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal): 
       breakerStore,
       // An airline's breaker opening (or closing again) is the operator's news, once per change seen by this instance.
       onBreakerStateChange: (sourceId, state) => log.log({ level: state === "open" ? "warn" : "info", msg: "upstream.breaker", sourceId, state }),
+      // Upstream exchanges counted and timed, and each airline's breaker state as a gauge.
+      metrics,
     });
     closers.push(() => upstream.close());
     sources = upstream.sources;
@@ -135,13 +141,13 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal): 
       await connection.close();
     });
     store = redisStore;
-    rateLimiters = redisRateLimiters({ redis: connection, keyPrefix, fallback: rateLimiters, logger: log });
+    rateLimiters = redisRateLimiters({ redis: connection, keyPrefix, fallback: rateLimiters, logger: log, metrics });
     const cache = config.upstream ? upstreamCacheOf(config.upstream) : undefined;
     if (cache?.enabled) answers = createRedisAnswerStore({ redis: connection, keyPrefix, maxEntries: cache.maxEntries });
   }
   if (config.upstream) {
     // The upstream's answers shared by every tenant (and, through Redis, every instance); stopped before the connections close.
-    const cached = cachedUpstreamSources(sources, config.upstream, { clock: systemClock, logger: log, store: answers });
+    const cached = cachedUpstreamSources(sources, config.upstream, { clock: systemClock, logger: log, store: answers, onCacheLookup: metrics ? (result) => metrics.cacheLookup(result) : undefined });
     sources = cached.sources;
     const cache = cached.cache;
     if (cache) closers.unshift(() => Promise.resolve(cache.close()));
@@ -162,7 +168,10 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal): 
 const result = loadConfig({ file: await readConfigFile(env["VOAR_CONFIG_FILE"]), env });
 const config = result.ok ? result.config : fail(result.errors);
 const load = nodeLoadSignal();
-const backend = await backendOf(config, logger, load);
+// The metrics (prom-client, Node's own included): at GET /metrics behind the admin key, or on metrics.port.
+const metrics = config.metrics.enabled ? createPromMetrics() : undefined;
+const metricsApart = metrics !== undefined && config.metrics.port !== undefined;
+const backend = await backendOf(config, logger, load, metrics);
 const instanceId = crypto.randomUUID();
 const shutdown = new AbortController();
 const app = (() => {
@@ -178,6 +187,8 @@ const app = (() => {
       docsAssets: nodeDocsAssets(),
       signal: shutdown.signal,
       load,
+      metrics,
+      metricsExposition: metricsApart ? undefined : metrics,
     });
   } catch (e) {
     if (e instanceof ConfigError) return fail(e.errors);
@@ -185,7 +196,8 @@ const app = (() => {
   }
 })();
 const port = wholeNumber("VOAR_PORT") ?? wholeNumber("PORT") ?? 8787;
-const server = serveNode({ fetch: app.fetch, port, hostname: env["VOAR_HOSTNAME"] ?? "0.0.0.0", http: config.http, logger }, (info) =>
+const hostname = env["VOAR_HOSTNAME"] ?? "0.0.0.0";
+const server = serveNode({ fetch: app.fetch, port, hostname, http: config.http, logger }, (info) =>
   logger.log({
     level: "info",
     msg: "listening",
@@ -198,14 +210,24 @@ const server = serveNode({ fetch: app.fetch, port, hostname: env["VOAR_HOSTNAME"
     instanceId,
   }),
 );
+const metricsServer =
+  metrics && config.metrics.port !== undefined
+    ? serveMetrics({ port: config.metrics.port, hostname, metrics }, (info) => logger.log({ level: "info", msg: "metrics.listening", port: info.port }))
+    : undefined;
+// A metrics port already taken stops the instance with a clear message, as an invalid setting does.
+metricsServer?.on("error", (e: Error) => fail([`metrics.port (${config.metrics.port}): ${e.message}`]));
+if (metrics && !metricsApart && config.adminKeys.length === 0) {
+  logger.log({ level: "warn", msg: "metrics.unreachable", detail: "GET /metrics needs an admin key and none is configured: set adminKeys or metrics.port" });
+}
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
     logger.log({ level: "info", msg: "stopping", signal });
     // Ends running searches (leases released) and open SSE streams, lets the server drain, then closes
     // the upstream's connections and the store's.
     shutdown.abort();
+    metricsServer?.close();
     server.close(() => {
-      void backend.close().finally(() => process.exit(0));
+      void Promise.allSettled([backend.close(), tracing?.shutdown()]).finally(() => process.exit(0));
     });
   });
 }

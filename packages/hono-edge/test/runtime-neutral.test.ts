@@ -24,6 +24,8 @@ describe("the app uses only Web-standard APIs", () => {
   it.each(sources.map((f) => [relative(SRC, f), f]))("%s imports no Node module and uses no Node global", (_, path) => {
     const text = codeOf(readFileSync(path, "utf8"));
     expect(text).not.toMatch(/from\s+["'](node:|fs|path|os|http|https|net|crypto|stream|undici|@hono\/node-server)["'/]/);
+    // Metrics go through the `ServiceMetrics` port, traces through @opentelemetry/api: no Node-only SDK here.
+    expect(text).not.toMatch(/from\s+["'](prom-client|@opentelemetry\/sdk-|@opentelemetry\/exporter-|@opentelemetry\/resources)/);
     expect(text).not.toMatch(/\b(process|Buffer|require|__dirname)\b(?=\s*[.(])/);
   });
 

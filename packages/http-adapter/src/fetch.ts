@@ -45,6 +45,7 @@ export { transportFailure, type TimeoutLimits } from "./transport/transport-fail
 export type { FetchLike, HttpReply, HttpRequest, HttpTransport } from "./transport/http-transport.js";
 export type { UpstreamCredentials } from "./upstream/credentials.js";
 export type { UpstreamOptions } from "./upstream/upstream-options.js";
+export type { UpstreamExchange, UpstreamObserver, UpstreamOutcome } from "./transport/observed-transport.js";
 export type { FanOutIdentity, UpstreamSource, UpstreamSourceIdentity } from "./upstream/upstream-sources.js";
 export { AuthSession } from "./upstream/auth-session.js";
 export { defaultPolling, pollDelay, type PollingOptions, type PollingPolicy } from "./upstream/poll-pacing.js";

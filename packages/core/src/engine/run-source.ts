@@ -1,4 +1,6 @@
+import { context, SpanStatusCode, trace, type Context, type Span } from "@opentelemetry/api";
 import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
 import type { Offer } from "../domain/offer.js";
 import type { SearchQuery } from "../query/query.js";
 import { retriesWithinSearch, SourceTimeout, toSourceError, type SourceError } from "../errors/source-errors.js";
@@ -14,10 +16,11 @@ import type { Observable } from "rxjs";
  * is a plain one, cleared when the batch comes or the fiber is interrupted: `Effect.timeoutFail` forks a
  * racing fiber per batch (about 50 µs a step, against a few µs for this).
  */
-const nextBatch = <T>(iterator: AsyncIterator<T>, timeoutMs: number): Effect.Effect<IteratorResult<T>, SourceError> =>
+const nextBatch = <T>(iterator: AsyncIterator<T>, timeoutMs: number, traced: Context): Effect.Effect<IteratorResult<T>, SourceError> =>
   Effect.async<IteratorResult<T>, SourceError>((resume) => {
     const timer = setTimeout(() => resume(Effect.fail(new SourceTimeout({ afterMs: timeoutMs }))), timeoutMs);
-    iterator.next().then(
+    // The source's work for this batch (its HTTP calls) runs in the attempt's trace context.
+    context.with(traced, () => iterator.next()).then(
       (step) => {
         clearTimeout(timer);
         resume(Effect.succeed(step));
@@ -31,31 +34,65 @@ const nextBatch = <T>(iterator: AsyncIterator<T>, timeoutMs: number): Effect.Eff
   });
 
 /**
+ * The engine's tracer, looked up at each use: an SDK registered after this module loaded (or through another
+ * copy of `@opentelemetry/api`, CommonJS beside ESM) is then found.
+ */
+const tracer = () => trace.getTracer("@voar/core");
+
+/** Ends an attempt's span with how the attempt ended: its offers, and the error's tag when it failed. */
+const endSpan = (span: Span, offers: number, exit: Exit.Exit<unknown, SourceError>): void => {
+  span.setAttribute("voar.source.offers", offers);
+  if (Exit.isFailure(exit)) {
+    const failure = exit.cause._tag === "Fail" ? exit.cause.error : undefined;
+    if (failure) {
+      span.setAttribute("error.type", failure._tag);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: failure._tag });
+    } else span.setAttribute("voar.source.interrupted", true);
+  }
+  span.end();
+};
+
+/**
  * One attempt of a source: iterates its batches, each within the timeout. The source gets its own
  * AbortSignal, aborted when the attempt ends for any reason (done, failure, timeout, interruption).
+ * The attempt is a span (`voar.source`, child of `parent`: the search's); the source's own work runs in
+ * its context, so an HTTP source's calls nest under it. Without an OpenTelemetry SDK, spans are no-ops.
  */
 const attempt = (
   source: SearchSource,
   query: SearchQuery,
   timeoutMs: number,
+  attemptNo: number,
+  parent: Context,
   emit: (offers: readonly Offer[]) => void,
 ): Effect.Effect<void, SourceError> =>
   Effect.acquireUseRelease(
     Effect.sync(() => {
       const controller = new AbortController();
-      return { controller, iterator: source.search(query, controller.signal)[Symbol.asyncIterator]() };
+      const span = tracer().startSpan(
+        "voar.source",
+        { attributes: { "voar.source.id": source.id, "voar.source.kind": source.kind, "voar.source.attempt": attemptNo } },
+        parent,
+      );
+      const traced = trace.setSpan(parent, span);
+      const iterator = context.with(traced, () => source.search(query, controller.signal)[Symbol.asyncIterator]());
+      return { controller, iterator, span, traced, offers: { count: 0 } };
     }),
-    ({ iterator }) =>
+    ({ iterator, traced, offers }) =>
       Effect.gen(function* () {
         for (;;) {
-          const step = yield* nextBatch(iterator, timeoutMs);
+          const step = yield* nextBatch(iterator, timeoutMs, traced);
           if (step.done) return;
-          if (step.value.length > 0) emit(step.value);
+          if (step.value.length > 0) {
+            offers.count += step.value.length;
+            emit(step.value);
+          }
         }
       }),
-    ({ controller }) =>
+    ({ controller, span, offers }, exit) =>
       Effect.sync(() => {
         controller.abort(new DOMException("search ended", "AbortError"));
+        endSpan(span, offers.count, exit);
       }),
   );
 
@@ -82,9 +119,11 @@ export const sourceEvents = (
 ): Observable<SearchEvent> =>
   effectToObservable<SearchEvent>((emit) => {
     let attempts = 0;
+    // The trace context of whoever subscribed (the search's span): the attempts' spans are its children.
+    const parent = context.active();
     const oneAttempt = Effect.suspend(() => {
       attempts++;
-      return attempt(source, query, policy.timeoutMs, (offers) => emit({ type: "batch", sourceId: source.id, offers }));
+      return attempt(source, query, policy.timeoutMs, attempts, parent, (offers) => emit({ type: "batch", sourceId: source.id, offers }));
     }).pipe(
       // Reported only when another attempt will follow: the schedule below decides that.
       Effect.tapError((error) =>

@@ -11,6 +11,7 @@ import { createMemorySessionStore } from "../search/memory-session-store.js";
 import type { SessionStore } from "../search/session-store.js";
 import { createMemoryPaganteSettings, type PaganteSettings } from "../settings/pagante-settings.js";
 import type { DocsAssets } from "../docs/docs-page.js";
+import { noopMetrics, type MetricsExposition, type ServiceMetrics } from "../telemetry/service-metrics.js";
 
 /** What {@link createApp} is made of. Only the configuration and the sources are required. */
 export interface AppDeps {
@@ -63,10 +64,21 @@ export interface AppDeps {
    * overloaded, and `/ready` says so. Default: none (never judged overloaded).
    */
   readonly load?: LoadSignal | undefined;
+  /**
+   * Where the service counts and times what it does (requests, searches, sources, refusals, streams): the
+   * Node entry gives `prom-client` metrics. Default: {@link noopMetrics}.
+   */
+  readonly metrics?: ServiceMetrics | undefined;
+  /**
+   * The metrics' text, served at `GET /metrics` (root, beside `/health`) to the holders of an admin key.
+   * Default: none, and no such route (the Node entry serves it here, or on `metrics.port` without a key).
+   */
+  readonly metricsExposition?: MetricsExposition | undefined;
 }
 
 /** {@link AppDeps} with every default filled in. */
-export type ResolvedDeps = { readonly [K in Exclude<keyof AppDeps, "signal" | "clientAddress" | "docsAssets" | "load">]-?: NonNullable<AppDeps[K]> } & {
+export type ResolvedDeps = { readonly [K in Exclude<keyof AppDeps, "signal" | "clientAddress" | "docsAssets" | "load" | "metricsExposition">]-?: NonNullable<AppDeps[K]> } & {
+  readonly metricsExposition: MetricsExposition | undefined;
   readonly signal: AbortSignal | undefined;
   readonly load: LoadSignal | undefined;
   readonly clientAddress: ((c: Context) => string | undefined) | undefined;
@@ -109,5 +121,7 @@ export const resolveDeps = (deps: AppDeps): ResolvedDeps => {
     signal: deps.signal,
     docsAssets: deps.docsAssets,
     load: deps.load,
+    metrics: deps.metrics ?? noopMetrics,
+    metricsExposition: deps.metricsExposition,
   };
 };

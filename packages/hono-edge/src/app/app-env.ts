@@ -1,3 +1,4 @@
+import type { Context as TraceContext } from "@opentelemetry/api";
 import type { Principal } from "../auth/authenticator.js";
 
 /** The Hono environment of the app: what middleware leaves for the handlers. */
@@ -9,5 +10,7 @@ export interface AppEnv {
     principal: Principal;
     /** The real status of an answer sent to a legacy client as 200 (see `legacyStatus`); unset otherwise. */
     realStatus: number | undefined;
+    /** The request's trace context (its span's), handed to the search it starts. */
+    trace: TraceContext;
   };
 }

@@ -57,7 +57,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   const limits = config.limits.admission;
   const admission: Admission | undefined =
     d.load && limits.maxLoopDelayMs > 0
-      ? new Admission({ load: d.load, maxLoopDelayMs: limits.maxLoopDelayMs, retryAfterSeconds: limits.retryAfterSeconds, clock: d.clock, logger, runningSearches: (): number => hub.runningCount(), rememberedKeys: config.limits.maxSessions })
+      ? new Admission({ load: d.load, maxLoopDelayMs: limits.maxLoopDelayMs, retryAfterSeconds: limits.retryAfterSeconds, clock: d.clock, logger, runningSearches: (): number => hub.runningCount(), rememberedKeys: config.limits.maxSessions, onRefused: () => d.metrics.searchRefused("overloaded") })
       : undefined;
   const hub: SearchHub = new SearchHub({
     store: d.store,
@@ -74,7 +74,9 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     ttlMs: config.search.ttlMs,
     failedTtlMs: config.search.failedTtlMs,
     admission,
+    metrics: d.metrics,
   });
+  d.metrics.runningSearches(() => hub.runningCount());
   // One listener on the shutdown signal for the whole app (one per open stream would pass Node's limit of 10).
   const shutdownHooks = new Set<() => void>();
   d.signal?.addEventListener("abort", () => {
@@ -92,25 +94,42 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     pages: new WrittenPages(),
   };
 
+  // 405 with Allow for a known path asked with another method (the table follows the routes below); its
+  // paths are also the route labels of the request metrics (any other path is `unmatched`).
+  const allowed = new Map<string, string[]>([
+    [`${base}/ConsultaAereo/Consultar`, ["POST"]],
+    [`${base}/ConsultaAereo/Stream`, ["POST"]],
+    [`${base}/Token`, ["POST"]],
+    [`${base}/admin/pagante`, ["GET", "PUT"]],
+    [`${base}/openapi.json`, ["GET"]],
+    [`${base}/docs`, ["GET"]],
+    ["/health", ["GET"]],
+    ["/ready", ["GET"]],
+    ...(d.metricsExposition ? [["/metrics", ["GET"]] as [string, string[]]] : []),
+  ]);
+  const assets = `${base}/docs/assets/`;
+  const routeOf = (path: string) => (allowed.has(path) ? path : path.startsWith(assets) ? `${assets}:file` : "unmatched");
+
   const app = new Hono<AppEnv>();
-  app.use("*", requestLog(logger, d.clock));
+  app.use("*", requestLog(logger, d.clock, { metrics: d.metrics, routeOf }));
   app.use("*", closeAfterRejection());
   const crossOrigin = corsPolicy(config.cors);
   if (crossOrigin) app.use("*", crossOrigin);
   const bearer = bearerAuth(auth);
-  const limit = rateLimit(d.rateLimiter);
+  const limit = rateLimit(d.rateLimiter, d.metrics);
   const admin = adminAuth(auth);
   // Legacy clients get 200 for every answer of Consultar, the route they know (the real status in X-Voar-Status).
   const json = jsonBody();
   const shutdown = d.signal && { add: (hook: () => void) => (shutdownHooks.add(hook), () => void shutdownHooks.delete(hook)) };
   app.post(`${base}/ConsultaAereo/Consultar`, bearer, legacyStatus(), json, limit, consultarHandler(searchDeps));
-  app.post(`${base}/ConsultaAereo/Stream`, bearer, json, limit, streamHandler(searchDeps, { ...config.sse, logger, shutdown }));
+  app.post(`${base}/ConsultaAereo/Stream`, bearer, json, limit, streamHandler(searchDeps, { ...config.sse, logger, shutdown, metrics: d.metrics }));
   app.post(
     `${base}/Token`,
     tokenHandler(auth, {
       guard: createLoginGuard({ limiters: d.rateLimiters, settings: config.limits.login, logger, clock: d.clock }),
       bodyLimitBytes: config.limits.bodyBytes,
       logger,
+      metrics: d.metrics,
       clientAddress: { trustedProxyHeader: config.http.trustedProxyHeader, fromRuntime: d.clientAddress },
     }),
   );
@@ -133,17 +152,9 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     return c.json({ status: "ready" as const });
   });
 
-  // 405 with Allow for a known path asked with another method (the table follows the routes above).
-  const allowed = new Map<string, string[]>([
-    [`${base}/ConsultaAereo/Consultar`, ["POST"]],
-    [`${base}/ConsultaAereo/Stream`, ["POST"]],
-    [`${base}/Token`, ["POST"]],
-    [`${base}/admin/pagante`, ["GET", "PUT"]],
-    [`${base}/openapi.json`, ["GET"]],
-    [`${base}/docs`, ["GET"]],
-    ["/health", ["GET"]],
-    ["/ready", ["GET"]],
-  ]);
+  const exposition = d.metricsExposition;
+  // The operator's metrics (Prometheus text), to admin keys only: they tell how busy the service is.
+  if (exposition) app.get("/metrics", admin, async (c) => c.body(await exposition.scrape(), 200, { "Content-Type": exposition.contentType, "Cache-Control": "no-store" }));
   app.notFound((c) => {
     const methods = allowed.get(c.req.path);
     return respondError(c, methods ? new MethodNotAllowed(c.req.method, methods) : new RouteNotFound(c.req.method, c.req.path));

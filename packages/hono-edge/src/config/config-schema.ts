@@ -97,6 +97,17 @@ const CorsSchema = z.strictObject({
   maxAgeSeconds: z.int().min(0).max(86_400).default(600),
 });
 
+const MetricsSchema = z.strictObject({
+  /** Serve the Prometheus metrics at `GET /metrics` (entries that have them: Node). */
+  enabled: z.boolean().default(true),
+  /**
+   * A port of their own for the metrics, without a key (keep it off the public network); absent: on the
+   * service's port, to the holders of an admin key (`X-Admin-Key` or `Authorization: Bearer`). 0 picks a
+   * free port (logged as `metrics.listening`).
+   */
+  port: z.int().min(0).max(65_535).optional(),
+});
+
 /** The shortest token lifetime accepted (15 min): above the 10 min margin clients renew with. */
 export const MIN_TOKEN_TTL_SECONDS = 900;
 
@@ -134,6 +145,7 @@ export const ServiceConfigSchema = z
     sse: SseSchema.prefault({}),
     http: HttpSchema.prefault({}),
     cors: CorsSchema.prefault({}),
+    metrics: MetricsSchema.prefault({}),
     /** A real ConsultaAereo upstream to search; absent: the embedded simulator (entries that have one). */
     upstream: UpstreamSchema.optional(),
     /** Where searches live: `{ memory: {} }` (default) or `{ redis: { url, keyPrefix? } }` (entries that have one). */

@@ -120,6 +120,8 @@ export const ENV_VARS: Readonly<Record<string, EnvVar>> = {
   VOAR_SSE_RETRY_MS: { path: ["sse", "retryMs"], parse: number },
   VOAR_CORS_ORIGINS: { path: ["cors", "origins"], parse: (t) => ({ value: t.trim() === "*" ? "*" : list(t) }) },
   VOAR_CORS_MAX_AGE_SECONDS: { path: ["cors", "maxAgeSeconds"], parse: number },
+  VOAR_METRICS_ENABLED: { path: ["metrics", "enabled"], parse: boolean },
+  VOAR_METRICS_PORT: { path: ["metrics", "port"], parse: number },
   VOAR_UPSTREAM_URL: { path: ["upstream", "url"], parse: (t) => ({ value: t.trim() }) },
   VOAR_UPSTREAM_TOKEN: { path: ["upstream", "token"], parse: (t) => ({ value: t.trim() }) },
   VOAR_UPSTREAM_USERNAME: { path: ["upstream", "username"], parse: (t) => ({ value: t.trim() }) },

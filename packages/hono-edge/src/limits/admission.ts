@@ -17,6 +17,8 @@ export interface AdmissionOptions {
   readonly runningSearches: () => number;
   /** Search keys remembered as served by this instance (see {@link Admission.served}). Default 1000. */
   readonly rememberedKeys?: number | undefined;
+  /** Told of each refused search (the metrics count them). */
+  readonly onRefused?: (() => void) | undefined;
 }
 
 /** What admission control says of the instance now (for `/ready`). */
@@ -54,6 +56,7 @@ export class Admission {
   admits(): boolean {
     if (!this.state().overloaded) return true;
     this.refused += 1;
+    this.o.onRefused?.();
     return false;
   }
 

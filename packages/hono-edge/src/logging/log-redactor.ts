@@ -75,7 +75,7 @@ const redactValue = (value: unknown, depth: number): unknown => {
 };
 
 /** Fields the service writes from its own data (ids, names from its configuration), kept as they are: a tenant `apikey:acme` is no key. */
-const OWN_FIELDS: ReadonlySet<string> = new Set(["level", "msg", "tenant", "requestId", "searchId", "sourceId", "instanceId"]);
+const OWN_FIELDS: ReadonlySet<string> = new Set(["level", "msg", "tenant", "requestId", "searchId", "sourceId", "instanceId", "trace_id"]);
 
 /**
  * A log record with its secrets redacted ({@link redactText} on every string, nested ones included; the

@@ -1,3 +1,4 @@
+import { activeTraceId } from "../telemetry/tracing.js";
 import { redactRecord } from "./log-redactor.js";
 
 /**
@@ -34,15 +35,22 @@ export const redactingLogger = (inner: Logger): Logger => {
   return { [REDACTING]: true, log: (record) => inner.log(redactRecord(record)) } as Logger;
 };
 
+/** The record with the `trace_id` of the active span (the request or search it is about), when tracing records. */
+const withTraceId = (record: LogRecord): LogRecord => {
+  if (record["trace_id"] !== undefined) return record;
+  const traceId = activeTraceId();
+  return traceId === undefined ? record : { ...record, trace_id: traceId };
+};
+
 /**
  * A logger writing JSON lines through `write` (default `console.log`, which every runtime has), each record
- * redacted first.
+ * redacted first, with the `trace_id` of the active span when an OpenTelemetry SDK records traces.
  *
  * @example
  * const logger = jsonLinesLogger((line) => process.stdout.write(line + "\n"));
  */
 export const jsonLinesLogger = (write: (line: string) => void = (line) => console.log(line)): Logger =>
-  redactingLogger({ log: (record) => write(JSON.stringify(record)) });
+  redactingLogger({ log: (record) => write(JSON.stringify(withTraceId(record))) });
 
 /** A logger that drops every record (tests that do not look at logs). */
 export const silentLogger: Logger = { log: () => undefined };

@@ -2,38 +2,66 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app/app-env.js";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../logging/logger.js";
+import { noopMetrics, type ServiceMetrics } from "../telemetry/service-metrics.js";
+import { context, endRequestSpan, startRequestSpan, traceIdOf } from "../telemetry/tracing.js";
 
 const CLIENT_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** What {@link requestLog} also reports besides the log line. */
+export interface RequestTelemetry {
+  readonly metrics: ServiceMetrics;
+  /** The route pattern of a path (a bounded label: never a path with an id in it), `unmatched` for none. */
+  readonly routeOf: (path: string) => string;
+}
+
+const untracked: RequestTelemetry = { metrics: noopMetrics, routeOf: () => "unmatched" };
 
 /**
  * Gives each request its id (the client's `X-Request-Id` when it is a plain short token, else a new
  * UUID), echoes it in the `X-Request-Id` header, and logs one JSON line when the answer is ready: id,
- * method, path (never the query string), status, duration, tenant. Never a header value or a body.
+ * method, path (never the query string), status, duration, tenant, and the trace id when tracing records.
+ * Never a header value or a body.
  * A 500 is logged at `error` (a bug); a 503 is a refusal the service chose (its store unreachable, a
  * `/ready` probe saying so) and is logged as any answer, at `info`: the outage itself is logged once, when
  * it starts and when it ends, not once per request.
+ *
+ * The request is also a span (child of the client's `traceparent`, in whose context the handlers run, so
+ * a search it starts nests under it) and a metric (count and duration by route pattern and status).
  */
-export const requestLog = (logger: Logger, clock: Clock): MiddlewareHandler<AppEnv> => async (c, next) => {
+export const requestLog = (logger: Logger, clock: Clock, telemetry: RequestTelemetry = untracked): MiddlewareHandler<AppEnv> => async (c, next) => {
   const started = clock.now();
   const offered = c.req.header("x-request-id");
   const requestId = offered !== undefined && CLIENT_ID.test(offered) ? offered : crypto.randomUUID();
   c.set("requestId", requestId);
   // Set before the answer exists, so it is written with it (set after, it would make Hono copy the answer).
   c.header("X-Request-Id", requestId);
-  await next();
-  const res = c.res;
-  // A legacy client's error goes out as 200: the log keeps the real status.
-  const real = c.get("realStatus") ?? res.status;
-  const principal = c.get("principal");
-  logger.log({
-    level: real >= 500 && real !== 503 ? "error" : "info",
-    msg: "request",
-    requestId,
-    method: c.req.method,
-    path: c.req.path,
-    status: real,
-    ...(real === res.status ? {} : { sentStatus: res.status }),
-    durationMs: clock.now() - started,
-    ...(principal ? { tenant: principal.tenant } : {}),
-  });
+  const method = c.req.method;
+  const route = telemetry.routeOf(c.req.path);
+  const { span, ctx } = startRequestSpan(method, route, c.req.raw.headers);
+  c.set("trace", ctx);
+  let real = 500;
+  try {
+    await context.with(ctx, next);
+    const res = c.res;
+    // A legacy client's error goes out as 200: the log keeps the real status.
+    real = c.get("realStatus") ?? res.status;
+    const principal = c.get("principal");
+    const durationMs = clock.now() - started;
+    const traceId = traceIdOf(span);
+    logger.log({
+      level: real >= 500 && real !== 503 ? "error" : "info",
+      msg: "request",
+      requestId,
+      method,
+      path: c.req.path,
+      status: real,
+      ...(real === res.status ? {} : { sentStatus: res.status }),
+      durationMs,
+      ...(principal ? { tenant: principal.tenant } : {}),
+      ...(traceId === undefined ? {} : { trace_id: traceId }),
+    });
+    telemetry.metrics.request(route, method, real, durationMs / 1_000);
+  } finally {
+    endRequestSpan(span, real);
+  }
 };

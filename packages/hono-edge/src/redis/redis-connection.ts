@@ -1,5 +1,7 @@
 import { Redis, type RedisOptions } from "ioredis";
+import { isStoreUnavailable } from "../errors/service-errors.js";
 import type { LoadSignal } from "../limits/load-signal.js";
+import type { ServiceMetrics } from "../telemetry/service-metrics.js";
 import { createStoreGuard, redisClientOptions, type StoreGuard } from "./store-guard.js";
 
 /** Options of {@link openRedisConnection}. */
@@ -15,7 +17,29 @@ export interface RedisConnectionOptions {
   readonly breakerCooldownMs?: number | undefined;
   /** The instance's event-loop delay (the Node entry measures it): a reply read late is not Redis's delay. */
   readonly load?: LoadSignal | undefined;
+  /** Times every call (`voar_store_command_duration_seconds`) and follows the breaker (`voar_store_breaker_state`). */
+  readonly metrics?: ServiceMetrics | undefined;
 }
+
+/** The guard with every call timed by outcome, and its breaker's state followed, in `metrics`. */
+const measuredGuard = (guard: StoreGuard, metrics: ServiceMetrics): StoreGuard => {
+  guard.onChange((available) => metrics.storeBreakerState(available ? "closed" : "open"));
+  return {
+    async run(call) {
+      const started = performance.now();
+      try {
+        const result = await guard.run(call);
+        metrics.storeCommand("ok", (performance.now() - started) / 1_000);
+        return result;
+      } catch (e) {
+        metrics.storeCommand(isStoreUnavailable(e) ? "unavailable" : "error", (performance.now() - started) / 1_000);
+        throw e;
+      }
+    },
+    available: () => guard.available(),
+    onChange: (listener) => guard.onChange(listener),
+  };
+};
 
 /**
  * One Redis as the service uses it: a command client, the one availability view ({@link StoreGuard}) that
@@ -52,7 +76,7 @@ export const openRedisConnection = (redis: string | Redis, o: RedisConnectionOpt
   const commandTimeoutMs = o.commandTimeoutMs ?? 500;
   const owned = typeof redis === "string";
   const client = typeof redis === "string" ? new Redis(redis, redisClientOptions(commandTimeoutMs)) : redis;
-  const guard = createStoreGuard(client, {
+  const bare = createStoreGuard(client, {
     commandTimeoutMs,
     startupWaitMs: commandTimeoutMs,
     failureThreshold: o.breakerThreshold ?? 1,
@@ -60,6 +84,7 @@ export const openRedisConnection = (redis: string | Redis, o: RedisConnectionOpt
     retryAfterSeconds: 1,
     load: o.load,
   });
+  const guard = o.metrics ? measuredGuard(bare, o.metrics) : bare;
   return {
     client,
     guard,

@@ -4,6 +4,7 @@ import { isStoreUnavailable } from "../errors/service-errors.js";
 import { silentLogger, type Logger } from "../logging/logger.js";
 import { luaScript } from "./lua-runner.js";
 import { isRedisConnection, openRedisConnection, type RedisConnection } from "./redis-connection.js";
+import type { ServiceMetrics } from "../telemetry/service-metrics.js";
 
 /**
  * A token bucket in one Redis hash per key (`t` tokens, `at` last update), on the server's clock, so every
@@ -49,6 +50,8 @@ export interface RedisRateLimitersOptions {
   readonly fallback?: RateLimiterFactory | undefined;
   /** Where the switches to and from the fallback are reported. Default: nowhere. */
   readonly logger?: Logger | undefined;
+  /** Counts each decision taken by the fallback (`voar_store_fallbacks_total{kind="rate_limit"}`). */
+  readonly metrics?: ServiceMetrics | undefined;
 }
 
 /**
@@ -84,6 +87,7 @@ export const redisRateLimiters = (options: RedisRateLimitersOptions): RateLimite
           logger.log({ level: "warn", msg: "rate_limit.fallback", budget: name, error: e.message, detail: "limits count per instance until Redis answers" });
         }
         fallbackTakes += 1;
+        options.metrics?.storeFallback("rate_limit");
         return op === "take" || op === "peek" ? fallback[op](key) : fallback[op](key).then(() => ({ ok: true }) as const);
       }
       if (fallbackTakes !== undefined) {

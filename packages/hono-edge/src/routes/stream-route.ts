@@ -4,6 +4,7 @@ import type { AppEnv } from "../app/app-env.js";
 import { isStoreUnavailable } from "../errors/service-errors.js";
 import type { Logger } from "../logging/logger.js";
 import { envelopeOf, resolveSearch, type SearchRouteDeps } from "./search-request.js";
+import type { ServiceMetrics } from "../telemetry/service-metrics.js";
 
 /** Settings of the SSE stream. */
 export interface StreamSettings {
@@ -17,6 +18,8 @@ export interface StreamSettings {
    * a stream's hook and returns its removal (one listener on the signal for all streams, not one each).
    */
   readonly shutdown?: { add(hook: () => void): () => void } | undefined;
+  /** Counts the open streams. Default: not counted. */
+  readonly metrics?: ServiceMetrics | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -40,7 +43,15 @@ export const streamHandler =
     const resolved = await resolveSearch(deps, c);
     const requestId = c.get("requestId");
     const abort = new AbortController();
-    const release = settings.shutdown?.add(() => abort.abort()) ?? (() => undefined);
+    const unhook = settings.shutdown?.add(() => abort.abort()) ?? (() => undefined);
+    // Open from here until the stream ends, whichever way (its last event, the client gone, shutdown, a failure).
+    let open = true;
+    settings.metrics?.sseStreams(1);
+    const release = () => {
+      unhook();
+      if (open) settings.metrics?.sseStreams(-1);
+      open = false;
+    };
     const updates = deps.hub.updates(resolved.record, lastEventIdOf(c.req.header("last-event-id")), settings.keepAliveMs, abort.signal);
     let started = false;
     let cancelled = false;

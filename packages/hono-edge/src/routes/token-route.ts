@@ -7,6 +7,7 @@ import { InvalidRequest, PayloadTooLarge, Unauthorized } from "../errors/service
 import { clientAddressOf, type ClientAddressSource } from "../http/client-address.js";
 import { readBodyText } from "../http/read-body.js";
 import type { LoginGuard, LoginRefusal } from "../limits/login-guard.js";
+import type { ServiceMetrics } from "../telemetry/service-metrics.js";
 import type { Logger } from "../logging/logger.js";
 
 /** The body of `POST /Token` (OAuth2 password grant, RFC 6749 §4.3), form-encoded or JSON. */
@@ -83,6 +84,8 @@ export interface TokenRouteDeps {
   readonly bodyLimitBytes: number;
   readonly logger: Logger;
   readonly clientAddress: ClientAddressSource;
+  /** Counts refused logins by limit. Default: not counted. */
+  readonly metrics?: ServiceMetrics | undefined;
 }
 
 const WHY: { readonly [S in LoginRefusal["scope"]]: string } = {
@@ -123,6 +126,7 @@ export const tokenHandler =
       if (!ticket.ok) {
         // A run of refusals at one account from many addresses is summarised by the guard, not logged per attempt.
         if (ticket.scope === "address") deps.logger.log({ level: "warn", msg: "login.limited", requestId: c.get("requestId"), username, client });
+        deps.metrics?.refused(`login_${ticket.scope}`);
         throw slowDown(ticket);
       }
       attempted = username;
@@ -136,6 +140,7 @@ export const tokenHandler =
       const counted = await ticket.succeeded();
       if (!counted.ok) {
         deps.logger.log({ level: "warn", msg: "login.limited", requestId: c.get("requestId"), username, client, scope: counted.scope });
+        deps.metrics?.refused(`login_${counted.scope}`);
         throw slowDown(counted);
       }
       return c.json({ access_token: issued.accessToken, token_type: "bearer" as const, expires_in: issued.expiresIn });

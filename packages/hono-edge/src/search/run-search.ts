@@ -1,9 +1,14 @@
 import { hasResults, search, type Offer, type SearchSnapshot, type SearchSource, type SourceFailure, type SourceProgress } from "@voar/core";
 import type { Subscription } from "rxjs";
+import type { Clock } from "../clock.js";
 import type { Logger } from "../logging/logger.js";
+import type { SearchEnd, ServiceMetrics } from "../telemetry/service-metrics.js";
+import { context, SpanStatusCode, trace, traceIdOf, tracer, type Context as TraceContext } from "../telemetry/tracing.js";
 import { changedOffers, rejoinWindowMs, type SearchChange } from "./search-change.js";
 import type { SearchRecord, SessionStore } from "./session-store.js";
 import { createStoreSync, type SyncOutcome } from "./store-sync.js";
+
+export type { TraceContext };
 
 /** What {@link runSearch} needs. */
 export interface RunSearchOptions {
@@ -23,6 +28,12 @@ export interface RunSearchOptions {
   /** How long a completed search with retryable source failures is shared with new requests (see `rejoinWindowMs`). */
   readonly failedTtlMs: number;
   readonly logger: Logger;
+  /** Counts how the search ended and each source's answer (offers, time since this run started) and failures. */
+  readonly metrics?: ServiceMetrics | undefined;
+  /** Times the sources' answers for `metrics`. Default: `Date.now`. */
+  readonly clock?: Clock | undefined;
+  /** The trace context of the request that started the search (its span's parent). Default: the active one. */
+  readonly trace?: TraceContext | undefined;
   /** Called once when the run ends, however it ends. */
   readonly onEnd: () => void;
   /**
@@ -72,11 +83,30 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
   const seen = new Map<string, Offer>();
   let version = o.base.version;
   let ended = false;
+  // The run is a span (`voar.search`), child of the request that started or took over the search; the
+  // engine runs in its context, so each source attempt and upstream call nests under it.
+  const parent = o.trace ?? context.active();
+  const span = tracer().startSpan("voar.search", { attributes: { "voar.search.id": o.record.id, "voar.search.sources": o.sources.length, "voar.search.base_version": o.base.version } }, parent);
+  const traced = trace.setSpan(parent, span);
+  const traceId = traceIdOf(span);
+  const now = () => (o.clock ? o.clock.now() : Date.now());
+  const startedAt = now();
+  const answered = new Set<string>();
+  let finished = false;
+  const finish = (how: SearchEnd | "stopped") => {
+    if (finished) return;
+    finished = true;
+    span.setAttribute("voar.search.end", how);
+    if (how === "failed") span.setStatus({ code: SpanStatusCode.ERROR, message: "every source failed" });
+    span.end();
+    if (how !== "stopped") o.metrics?.searchEnded(how);
+  };
 
   // Only ever called after `heartbeat` and `subscription` below exist.
   const end = () => {
     if (ended) return;
     ended = true;
+    finish("stopped");
     clearInterval(heartbeat);
     subscription.unsubscribe();
     o.onEnd();
@@ -107,13 +137,25 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
 
   const onSnapshot = (s: SearchSnapshot) => {
     if (s.version === 0 && !s.completed) return; // the engine's empty start: already what the base says
+    countAnswers(s);
     const sources = mergeProgress(o.base.sources, s.sources, s.completed);
     const change: SearchChange = { version: ++version, offers: changedOffers(s, seen), sources, completed: s.completed, completion: s.completion };
     if (fresh && o.recorded) latestRecorded = { ...s, version: change.version, sources, completed: s.completed, completion: s.completion };
     record(change);
   };
 
+  /** Each source's answer, once, when it is done; and how the search ended, when it is complete. */
+  const countAnswers = (s: SearchSnapshot) => {
+    for (const p of s.sources) {
+      if (p.state === "pending" || answered.has(p.id)) continue;
+      answered.add(p.id);
+      if (p.state === "done") o.metrics?.sourceAnswered(p.id, (now() - startedAt) / 1_000, p.items);
+    }
+    if (s.completed) finish(s.sources.length > 0 && s.sources.every((p) => p.state === "failed") ? "failed" : (s.completion ?? "finished"));
+  };
+
   const onEngineError = (e: unknown) => {
+    finish("failed");
     o.logger.log({ level: "error", msg: "search.engine_failed", searchId: o.record.id, error: e instanceof Error ? e.message : String(e) });
     record({ version: ++version, offers: [], sources: mergeProgress(o.base.sources, [], true), completed: true, completion: "deadline" });
   };
@@ -131,17 +173,19 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
       attempt: f.attempt,
       tag: f.error._tag,
       detail: f.error.message,
+      ...(traceId === undefined ? {} : { trace_id: traceId }),
     });
+    o.metrics?.sourceFailed(f.sourceId, f.error._tag, f.final);
   };
 
   const heartbeat = setInterval(() => void writer.beat(), Math.max(500, Math.floor(o.leaseMs / 3)));
-  const subscription: Subscription = search(o.record.query, o.sources, {
+  const subscription: Subscription = context.with(traced, () => search(o.record.query, o.sources, {
     deadlineMs: Math.max(0, o.deadlineMs),
     hiddenCashAirlines: o.record.hiddenCashAirlines,
     ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
     ...(o.maxAttempts === undefined ? {} : { maxAttempts: o.maxAttempts }),
     onSourceError,
-  }).subscribe({ next: onSnapshot, error: onEngineError });
+  }).subscribe({ next: onSnapshot, error: onEngineError }));
 
   return {
     async stop(release) {

@@ -2,6 +2,7 @@ import type { SearchSource } from "@voar/core";
 import type { Clock } from "../clock.js";
 import type { Admission } from "../limits/admission.js";
 import type { Logger } from "../logging/logger.js";
+import type { ServiceMetrics } from "../telemetry/service-metrics.js";
 import type { SessionStore } from "./session-store.js";
 
 /** What a {@link SearchHub} needs. */
@@ -29,4 +30,6 @@ export interface SearchHubOptions {
   readonly failedTtlMs: number;
   /** Admission control by the instance's load: while it sheds, new searches are refused. Default: none. */
   readonly admission?: Admission | undefined;
+  /** Counts searches started, joined, refused and ended, and each source's answers and failures. Default: none. */
+  readonly metrics?: ServiceMetrics | undefined;
 }

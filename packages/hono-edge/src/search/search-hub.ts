@@ -1,6 +1,6 @@
 import { sourcesFor, type SearchQuery, type SearchSnapshot, type SearchSource } from "@voar/core";
 import { isStoreUnavailable, SearchCapacityReached, StoreUnavailable } from "../errors/service-errors.js";
-import { runSearch, type RunningSearch } from "./run-search.js";
+import { runSearch, type RunningSearch, type TraceContext } from "./run-search.js";
 import { applyChanges, emptySnapshotOf, secondsUntilRejoinEnds } from "./search-change.js";
 import { searchKey } from "./search-key.js";
 import { SnapshotCache } from "./snapshot-cache.js";
@@ -45,7 +45,7 @@ export class SearchHub {
    * {@link SearchCapacityReached} (logged) when the store has no room for a new one, and `InstanceOverloaded`
    * when admission control sheds new searches (a query served here lately still joins its search).
    */
-  async open(tenant: string, query: SearchQuery, hiddenCashAirlines: readonly number[]): Promise<SearchRecord> {
+  async open(tenant: string, query: SearchQuery, hiddenCashAirlines: readonly number[], trace?: TraceContext): Promise<SearchRecord> {
     const key = searchKey(tenant, query, hiddenCashAirlines);
     this.o.admission?.admit(key);
     const active = this.sourcesOf(query);
@@ -71,14 +71,17 @@ export class SearchHub {
     } catch (e) {
       if (!(e instanceof SessionCapacityReached)) throw e;
       this.o.logger.log({ level: "warn", msg: "search.refused", tenant, scope: e.scope, retryAfterSeconds: e.retryAfterSeconds });
+      this.o.metrics?.searchRefused("capacity");
       throw new SearchCapacityReached(e.scope, e.retryAfterSeconds);
     }
     const { record, created } = opened;
     this.o.admission?.served(key);
     if (created) {
+      this.o.metrics?.searchStarted();
       this.o.logger.log({ level: "info", msg: "search.started", searchId: record.id, tenant, sources: active.length });
-      if (!record.completed) this.start(record, emptySnapshotOf(record), active);
+      if (!record.completed) this.start(record, emptySnapshotOf(record), active, trace);
     } else {
+      this.o.metrics?.searchJoined();
       await this.ensureRunning(record);
     }
     return record;
@@ -146,8 +149,9 @@ export class SearchHub {
     return active;
   }
 
-  private start(record: SearchRecord, base: SearchSnapshot, sources: readonly SearchSource[]): void {
+  private start(record: SearchRecord, base: SearchSnapshot, sources: readonly SearchSource[], trace?: TraceContext): void {
     const run = runSearch({
+      trace,
       record,
       base,
       sources,
@@ -159,6 +163,8 @@ export class SearchHub {
       maxAttempts: this.o.maxAttempts,
       failedTtlMs: Math.min(this.o.failedTtlMs, this.o.ttlMs),
       logger: this.o.logger,
+      metrics: this.o.metrics,
+      clock: this.o.clock,
       onEnd: () => this.running.delete(record.id),
       recorded: (s) => this.cache.keepNewer(record, s),
     });

@@ -4,7 +4,8 @@
  * imported here, so the module stays runtime-neutral and the caller chooses (and loads) the adapter.
  */
 import type { SearchQuery, SearchSource } from "@voar/core";
-import type { BreakerState, BreakerStore, FanOutIdentity, UpstreamOptions, UpstreamSource, UpstreamSourceIdentity } from "@voar/http-adapter/fetch";
+import type { BreakerState, BreakerStore, FanOutIdentity, UpstreamExchange, UpstreamOptions, UpstreamSource, UpstreamSourceIdentity } from "@voar/http-adapter/fetch";
+import type { ServiceMetrics } from "../telemetry/service-metrics.js";
 import { upstreamCacheOf, upstreamCredentials, UPSTREAM_AIRLINE_IDS, type UpstreamConfig } from "../config/deploy-schema.js";
 
 /** The two factories of `@voar/http-adapter` (or its `/fetch` build), e.g. `await import("@voar/http-adapter")`. */
@@ -27,6 +28,8 @@ export interface UpstreamProtectionDeps {
   readonly breakerStore?: BreakerStore | undefined;
   /** Told when an airline's (or the OTA comparison's) breaker is seen in a new state, e.g. to set a gauge. */
   readonly onBreakerStateChange?: ((sourceId: string, state: BreakerState) => void) | undefined;
+  /** Counts and times every HTTP exchange with the upstream (`voar_upstream_requests_total`). */
+  readonly metrics?: ServiceMetrics | undefined;
 }
 
 /** The adapter's breaker and budget options from `upstream.breaker` and `upstream.budget`. */
@@ -35,7 +38,14 @@ const protectionOf = (upstream: UpstreamConfig, deps: UpstreamProtectionDeps): P
     failureThreshold: upstream.breaker.failureThreshold,
     cooldownMs: upstream.breaker.cooldownMs,
     store: deps.breakerStore,
-    onBreakerStateChange: deps.onBreakerStateChange,
+    // Each change also sets the source's `voar_source_breaker_state` gauge, with `deps.metrics`.
+    onBreakerStateChange:
+      deps.metrics || deps.onBreakerStateChange
+        ? (sourceId: string, state: BreakerState) => {
+            deps.metrics?.sourceBreakerState(sourceId, state);
+            deps.onBreakerStateChange?.(sourceId, state);
+          }
+        : undefined,
   },
   budget: upstream.budget.enabled && { maxRequestsPerSearch: upstream.budget.requestsPerSearch, requestsPerSource: upstream.budget.requestsPerSource },
 });
@@ -48,7 +58,8 @@ export const UPSTREAM_OTAS_SOURCE_ID = "upstream:otas";
  * and an airline the account may not search is never asked) for Mode A and single-airline searches, and
  * one source asking the upstream's OTA comparison for Mode B (unless `otas` is false). Each source has its
  * breaker (`upstream.breaker`), in `deps.breakerStore` when given (Redis, shared by the instances); each
- * search a budget of upstream requests (`upstream.budget`).
+ * search a budget of upstream requests (`upstream.budget`). With `deps.metrics`, every HTTP exchange with
+ * the upstream is counted and timed.
  *
  * @example
  * const upstream = upstreamSourcesFor(config.upstream, await import("@voar/http-adapter"));
@@ -56,9 +67,12 @@ export const UPSTREAM_OTAS_SOURCE_ID = "upstream:otas";
  * // at shutdown, after the app's searches stopped: await upstream.close();
  */
 export const upstreamSourcesFor = (upstream: UpstreamConfig, adapter: UpstreamAdapter, deps: UpstreamProtectionDeps = {}): UpstreamSources => {
+  const metrics = deps.metrics;
   const common: UpstreamOptions = {
     ...protectionOf(upstream, deps),
     baseUrl: upstream.url,
+    // Every exchange counted and timed by route and outcome (`voar_upstream_requests_total`).
+    ...(metrics ? { observer: (x: UpstreamExchange) => metrics.upstreamRequest(x.route, x.outcome, x.durationMs / 1_000) } : {}),
     credentials: upstreamCredentials(upstream),
     ...(upstream.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: upstream.requestTimeoutMs }),
     // An offer is current for as long as the cache serves its answer fresh.

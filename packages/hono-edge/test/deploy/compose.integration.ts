@@ -61,7 +61,10 @@ const commandFile = (): string => {
 /** Every VOAR_* variable of this process blanked (blank counts as unset), so only the service's own apply. */
 const blankVoar = () => Object.fromEntries(Object.keys(process.env).filter((k) => k.startsWith("VOAR_")).map((k) => [k, ""]));
 
-/** Starts a compose service as the image would, with its environment interpolated with `shell`. */
+/**
+ * Starts a compose service as the image would, with its environment interpolated with `shell`. Both
+ * instances run on this one machine here: each listens on free ports (its metrics port too).
+ */
 const startService = async (service: ComposeService, shell: Record<string, string>, prefix: string): Promise<RuntimeServer> => {
   const env = Object.fromEntries(Object.entries(service.environment).map(([k, v]) => [k, interpolate(v, shell)]));
   const args = service.command ?? execForm(one("CMD"));
@@ -69,7 +72,7 @@ const startService = async (service: ComposeService, shell: Record<string, strin
   const server = await startRuntime(
     process.execPath,
     [commandFile()],
-    { ...blankVoar(), ...imageEnv, ...env, VOAR_STORE_REDIS_URL: REDIS_URL, VOAR_STORE_REDIS_KEY_PREFIX: prefix, VOAR_PORT: "0", VOAR_HOSTNAME: "127.0.0.1" },
+    { ...blankVoar(), ...imageEnv, ...env, VOAR_STORE_REDIS_URL: REDIS_URL, VOAR_STORE_REDIS_KEY_PREFIX: prefix, VOAR_PORT: "0", VOAR_METRICS_PORT: "0", VOAR_HOSTNAME: "127.0.0.1" },
     app,
   );
   cleanup.push(() => server.stop());

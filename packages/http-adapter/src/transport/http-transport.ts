@@ -3,6 +3,8 @@
  * Two implementations: undici on Node (`undici-transport.ts`) and `fetch` everywhere (`fetch-transport.ts`).
  */
 
+import type { Context } from "@opentelemetry/api";
+
 /** A request to send. */
 export interface HttpRequest {
   readonly url: string;
@@ -11,6 +13,11 @@ export interface HttpRequest {
   readonly body: string;
   /** Aborting it aborts the request in flight. */
   readonly signal: AbortSignal;
+  /**
+   * The OpenTelemetry context the exchange belongs to (its span's parent), handed down explicitly so that
+   * nesting holds without an asynchronous context manager. Default: the active context.
+   */
+  readonly trace?: Context | undefined;
 }
 
 /** An answer, body read to its end. */

@@ -4,6 +4,7 @@
  * a token the upstream refuses is dropped so that the next call logs in again. Concurrent callers share one
  * login (fan-out sources share one session).
  */
+import type { Context } from "@opentelemetry/api";
 import { AuthError, HttpStatusError, MalformedPayload, RateLimited, SourceTimeout } from "@voar/core";
 import { untilAborted, withTimeout } from "../internal/abortable.js";
 import type { HttpTransport } from "../transport/http-transport.js";
@@ -57,12 +58,12 @@ export class AuthSession {
     return isLogin(this.options.credentials);
   }
 
-  /** The token to send now: the static one, the one held while fresh, or a new one. */
-  async bearer(signal: AbortSignal): Promise<string> {
+  /** The token to send now: the static one, the one held while fresh, or a new one (its login traced in `trace`). */
+  async bearer(signal: AbortSignal, trace?: Context): Promise<string> {
     const c = this.options.credentials;
     if (!isLogin(c)) return c.token;
     if (this.held && Date.now() < this.held.refreshAt) return this.held.token;
-    this.pending ??= this.login(c).finally(() => (this.pending = undefined));
+    this.pending ??= this.login(c, trace).finally(() => (this.pending = undefined));
     const held = await untilAborted(this.pending, signal);
     return held.token;
   }
@@ -72,7 +73,7 @@ export class AuthSession {
     if (this.held?.token === token) this.held = undefined;
   }
 
-  private async login(c: { readonly username: string; readonly password: string }): Promise<Held> {
+  private async login(c: { readonly username: string; readonly password: string }, trace: Context | undefined): Promise<Held> {
     this.logins++;
     // The login belongs to the session, not to one caller: a caller that gives up does not abort it for the others.
     const limit = withTimeout(new AbortController().signal, this.options.requestTimeoutMs, () => new SourceTimeout({ afterMs: this.options.requestTimeoutMs }));
@@ -83,6 +84,7 @@ export class AuthSession {
         headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json", origin: "externo" },
         body: new URLSearchParams({ grant_type: "password", username: c.username, password: c.password }).toString(),
         signal: limit.signal,
+        trace,
       });
       if (reply.status === 429) throw new RateLimited({ retryAfterMs: retryAfterMs(reply.header("retry-after")) });
       if (reply.status >= 500 || reply.status === 408) throw new HttpStatusError({ status: reply.status });

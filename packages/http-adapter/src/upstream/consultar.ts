@@ -3,6 +3,7 @@
  * token. A 401 makes the session log in once more and the request go again; every other failure becomes a
  * core tagged error, read from the status and headers, never from an upstream's stack trace.
  */
+import type { Context } from "@opentelemetry/api";
 import {
   AuthError,
   BusinessError,
@@ -69,9 +70,9 @@ const failure = (ctx: UpstreamContext, reply: HttpReply): SourceError => {
  * Sends one search request body and returns the parsed answer, or throws a tagged error (or the signal's
  * reason when it aborts).
  */
-export const consultar = async (ctx: UpstreamContext, body: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<ConsultarResult> => {
+export const consultar = async (ctx: UpstreamContext, body: Readonly<Record<string, unknown>>, signal: AbortSignal, trace?: Context): Promise<ConsultarResult> => {
   for (let renewed = false; ; renewed = true) {
-    const token = await ctx.session.bearer(signal);
+    const token = await ctx.session.bearer(signal, trace);
     const limit = withTimeout(signal, ctx.requestTimeoutMs, () => new SourceTimeout({ afterMs: ctx.requestTimeoutMs }));
     let reply: HttpReply;
     try {
@@ -81,6 +82,7 @@ export const consultar = async (ctx: UpstreamContext, body: Readonly<Record<stri
         headers: { "content-type": "application/json", accept: "application/json", authorization: `Bearer ${token}` },
         body: JSON.stringify(body),
         signal: limit.signal,
+        trace,
       });
     } finally {
       limit.done();

@@ -4,6 +4,7 @@
 import type { AirportDirectory } from "@voar/core";
 import { airports as defaultAirports } from "@voar/core/airports";
 import type { HttpTransport } from "../transport/http-transport.js";
+import { observedTransport, type UpstreamObserver } from "../transport/observed-transport.js";
 import { AuthSession } from "./auth-session.js";
 import { CompletionTimes } from "./completion-times.js";
 import type { UpstreamCredentials } from "./credentials.js";
@@ -31,6 +32,11 @@ export interface UpstreamOptions {
    */
   readonly offerValidityMs?: number | undefined;
   /**
+   * Told of every HTTP exchange with the upstream (route, outcome, duration), e.g. to count it as a metric.
+   * Every exchange is also a client span of `@opentelemetry/api` carrying `traceparent` to the upstream.
+   */
+  readonly observer?: UpstreamObserver | undefined;
+  /**
    * A breaker per source (each airline of the fan-out, the single source): after `failureThreshold` failed
    * requests in a row the source is not asked for `cooldownMs`, then probed. Default on (3 failures, 30 s,
    * in this process); `false` turns it off.
@@ -44,8 +50,9 @@ export interface UpstreamOptions {
 }
 
 /** Builds the context shared by the sources of one adapter. */
-export const upstreamContext = (options: UpstreamOptions, transport: HttpTransport): UpstreamContext => {
+export const upstreamContext = (options: UpstreamOptions, bare: HttpTransport): UpstreamContext => {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const transport = observedTransport(bare, baseUrl, options.observer);
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   return {
     transport,

@@ -21,6 +21,7 @@ import {
   type SearchQuery,
   type UpstreamAnswer,
 } from "@voar/core";
+import { context } from "@opentelemetry/api";
 import { sleep } from "../internal/abortable.js";
 import { AnswerReader } from "./answer-reader.js";
 import { pacedDelay } from "./completion-times.js";
@@ -58,6 +59,9 @@ export async function* upstreamSearch(
   signal: AbortSignal,
   learnPace = false,
 ): AsyncGenerator<readonly Offer[]> {
+  // The caller's trace context (the engine's source attempt), read while the first `next()` runs it, and
+  // handed down to every exchange: no asynchronous context manager is needed for the spans to nest.
+  const trace = context.active();
   const p = ctx.polling;
   const leaseKey = `${sourceId}|${queryKey(query)}`;
   const held = ctx.leases.get(leaseKey);
@@ -84,7 +88,7 @@ export async function* upstreamSearch(
     // When this poll left: the search was complete by then if its answer says so (the answer's own trip aside).
     const sentAt = Date.now();
     try {
-      result = await consultar(ctx, bodyFor(1), signal);
+      result = await consultar(ctx, bodyFor(1), signal, trace);
     } catch (error) {
       if (signal.aborted) throw error;
       const tagged = toSourceError(error);
@@ -115,7 +119,7 @@ export async function* upstreamSearch(
     if (answer.completed) {
       const rest: Offer[] = [];
       for (let page = 2; page <= pagesOf(result.json); page++) {
-        const more = read((await consultar(ctx, bodyFor(page), signal)).json);
+        const more = read((await consultar(ctx, bodyFor(page), signal, trace)).json);
         if (more instanceof MalformedPayload) throw more;
         rest.push(...more.offers);
       }

@@ -1,0 +1,211 @@
+/**
+ * The service's metrics ({@link ServiceMetrics}) on `prom-client`, for the Node entry: one registry per
+ * instance, Node's own metrics (event-loop delay, heap, CPU, open handles) beside the service's, all under
+ * the `voar_` prefix, and the Prometheus text to serve at `GET /metrics`. Every metric is listed in the
+ * package README ("Metrics").
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createRequire } from "node:module";
+import { Counter, Gauge, Histogram, Registry, type Metric } from "prom-client";
+import type { BreakerState, ServiceMetrics } from "../telemetry/service-metrics.js";
+
+/** A registry filled by the service, and its text. */
+export interface PromMetrics extends ServiceMetrics {
+  readonly registry: Registry;
+  /** The Prometheus text exposition of every metric. */
+  scrape(): Promise<string>;
+  /** Its content type (`text/plain; version=0.0.4; charset=utf-8`). */
+  readonly contentType: string;
+}
+
+/** Options of {@link createPromMetrics}. */
+export interface PromMetricsOptions {
+  /** Also collect Node's own metrics (`voar_nodejs_eventloop_lag_seconds`, heap, CPU...; no GC durations). Default true. */
+  readonly nodeMetrics?: boolean | undefined;
+}
+
+/** Request latencies: from a cached poll (a fraction of a millisecond) to a long SSE stream. */
+const REQUEST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+/** A source's answer within a search: from a cached answer to the 60 s deadline. */
+const SOURCE_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 20, 30, 45, 60, 90];
+/** One upstream exchange. */
+const UPSTREAM_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** One Redis call. */
+const STORE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
+
+const BREAKER: Readonly<Record<BreakerState, number>> = { closed: 0, open: 1, "half-open": 2 };
+
+/**
+ * `prom-client`'s default metrics but its GC one: `collectDefaultMetrics` also observes every garbage
+ * collection (a `PerformanceObserver` of `gc` entries), which on Node 20 made allocation- and promise-heavy
+ * work about 40% dearer in a micro-benchmark (2026-11-26). Each of the others is the collector
+ * `collectDefaultMetrics` itself calls (`prom-client/lib/metrics/<name>`), with the same names and options.
+ */
+const NODE_METRICS = [
+  "processCpuTotal",
+  "processStartTime",
+  "osMemoryHeap",
+  "processOpenFileDescriptors",
+  "processMaxFileDescriptors",
+  "eventLoopLag",
+  "processResources",
+  "processHandles",
+  "processRequests",
+  "heapSizeAndUsed",
+  "heapSpacesSizeAndUsed",
+  "version",
+] as const;
+
+const collectNodeMetrics = (registry: Registry, prefix: string): void => {
+  const load = createRequire(import.meta.url);
+  for (const name of NODE_METRICS) {
+    if (name === "processResources" && typeof process.getActiveResourcesInfo !== "function") continue;
+    const collector = load(`prom-client/lib/metrics/${name}`) as (register: Registry, config: object) => void;
+    collector(registry, { prefix, eventLoopMonitoringPrecision: 10 });
+  }
+};
+
+/** One route and method's requests: counts by status, and the latency histogram's buckets (not cumulative; the last is +Inf). */
+interface RequestSeries {
+  readonly route: string;
+  readonly method: string;
+  readonly statuses: Map<number, number>;
+  readonly buckets: number[];
+  sum: number;
+  count: number;
+}
+
+/**
+ * `voar_http_requests_total` and `voar_http_request_duration_seconds`, the two metrics every request writes,
+ * kept in plain numbers and written out by the registry as `prom-client`'s own would be. Through `prom-client`'s
+ * Counter and Histogram each request paid a check and a hash of its labels per metric and a bucket looked up
+ * by a number turned into a string: about 3% of a poll's CPU in a profile (2026-11-26).
+ */
+const requestMetrics = (registry: Registry): ((route: string, method: string, status: number, seconds: number) => void) => {
+  const series = new Map<string, RequestSeries>();
+  const metric = (name: string, help: string, type: "counter" | "histogram", values: () => readonly { metricName?: string; labels: Record<string, string | number>; value: number }[]) => {
+    const get = async () => ({ name, help, type, aggregator: "sum" as const, values: values() });
+    registry.registerMetric({ name, help, type, aggregator: "sum", get, reset: () => series.clear() } as unknown as Metric);
+  };
+  metric("voar_http_requests_total", "Requests answered, by route pattern, method and status.", "counter", () =>
+    [...series.values()].flatMap((s) => [...s.statuses].map(([status, value]) => ({ labels: { route: s.route, method: s.method, status }, value }))),
+  );
+  const name = "voar_http_request_duration_seconds";
+  metric(name, "Time to answer a request (an SSE stream: until its headers).", "histogram", () =>
+    [...series.values()].flatMap((s) => {
+      let cumulative = 0;
+      const labels = { route: s.route, method: s.method };
+      return [
+        ...s.buckets.map((n, i) => ({ metricName: `${name}_bucket`, labels: { ...labels, le: i < REQUEST_BUCKETS.length ? REQUEST_BUCKETS[i]! : "+Inf" }, value: (cumulative += n) })),
+        { metricName: `${name}_sum`, labels, value: s.sum },
+        { metricName: `${name}_count`, labels, value: s.count },
+      ];
+    }),
+  );
+  return (route, method, status, seconds) => {
+    const key = `${method} ${route}`;
+    let s = series.get(key);
+    if (s === undefined) series.set(key, (s = { route, method, statuses: new Map(), buckets: new Array<number>(REQUEST_BUCKETS.length + 1).fill(0), sum: 0, count: 0 }));
+    s.statuses.set(status, (s.statuses.get(status) ?? 0) + 1);
+    let i = 0;
+    while (i < REQUEST_BUCKETS.length && seconds > REQUEST_BUCKETS[i]!) i++;
+    s.buckets[i]! += 1;
+    s.sum += seconds;
+    s.count += 1;
+  };
+};
+
+/**
+ * The metrics of one Node instance on a fresh `prom-client` registry (never the global one, so two apps in
+ * one process, as in tests, keep theirs apart).
+ *
+ * @example
+ * const metrics = createPromMetrics();
+ * const app = createApp({ config, sources, metrics });
+ * // GET /metrics answers `await metrics.scrape()`
+ */
+export const createPromMetrics = (options: PromMetricsOptions = {}): PromMetrics => {
+  const registry = new Registry();
+  const registers = [registry];
+  if (options.nodeMetrics !== false) collectNodeMetrics(registry, "voar_");
+
+  const request = requestMetrics(registry);
+  const started = new Counter({ name: "voar_searches_started_total", help: "Searches started on this instance.", registers });
+  const joined = new Counter({ name: "voar_searches_joined_total", help: "Requests that joined a live search of the same tenant and query.", registers });
+  const refusedSearches = new Counter({ name: "voar_searches_refused_total", help: "New searches refused, by reason (capacity, overloaded).", labelNames: ["reason"], registers });
+  const ended = new Counter({ name: "voar_searches_completed_total", help: "Searches run here that completed, by how (finished: every source answered or failed; deadline).", labelNames: ["completion"], registers });
+  const failed = new Counter({ name: "voar_searches_failed_total", help: "Searches run here in which every source failed.", registers });
+  let readRunning: () => number = () => 0;
+  new Gauge({ name: "voar_searches_running", help: "Searches this instance runs now.", registers, collect() { this.set(readRunning()); } });
+  const sourceSeconds = new Histogram({ name: "voar_source_answer_duration_seconds", help: "Time from a search's start to a source's whole answer, by source.", labelNames: ["source"], buckets: SOURCE_BUCKETS, registers });
+  const sourceOffers = new Counter({ name: "voar_source_offers_total", help: "Offers a source answered, by source.", labelNames: ["source"], registers });
+  const sourceFailures = new Counter({ name: "voar_source_failures_total", help: "Failed attempts of a source, by source, error kind and whether it was final.", labelNames: ["source", "error", "final"], registers });
+  const sourceBreaker = new Gauge({ name: "voar_source_breaker_state", help: "A source's breaker: 0 closed, 1 open, 2 half-open.", labelNames: ["source"], registers });
+  const upstream = new Counter({ name: "voar_upstream_requests_total", help: "HTTP exchanges with the upstream, by route and outcome.", labelNames: ["route", "outcome"], registers });
+  const upstreamSeconds = new Histogram({ name: "voar_upstream_request_duration_seconds", help: "Duration of an HTTP exchange with the upstream, by route.", labelNames: ["route"], buckets: UPSTREAM_BUCKETS, registers });
+  const storeSeconds = new Histogram({ name: "voar_store_command_duration_seconds", help: "Duration of a call to the session store (Redis), by outcome.", labelNames: ["outcome"], buckets: STORE_BUCKETS, registers });
+  const storeBreaker = new Gauge({ name: "voar_store_breaker_state", help: "The store's breaker: 0 closed (Redis answers), 1 open.", registers });
+  const fallbacks = new Counter({ name: "voar_store_fallbacks_total", help: "Work done on this instance alone because the store did not answer, by kind.", labelNames: ["kind"], registers });
+  const refusals = new Counter({ name: "voar_refusals_total", help: "Requests refused by a budget, by scope (tenant rate limit, login limits).", labelNames: ["scope"], registers });
+  const sse = new Gauge({ name: "voar_sse_streams_open", help: "SSE streams open now.", registers });
+  const cache = new Counter({ name: "voar_upstream_cache_lookups_total", help: "Lookups of the upstream answers' cache, by result (hit, stale, miss).", labelNames: ["result"], registers });
+  // The breaker of the store starts closed; the series exists before anything happens.
+  storeBreaker.set(0);
+
+  return {
+    registry,
+    contentType: registry.contentType,
+    scrape: () => registry.metrics(),
+    request,
+    searchStarted: () => started.inc(),
+    searchJoined: () => joined.inc(),
+    searchRefused: (reason) => refusedSearches.inc({ reason }),
+    searchEnded: (end) => (end === "failed" ? failed.inc() : ended.inc({ completion: end })),
+    runningSearches(read) {
+      readRunning = read;
+    },
+    sourceAnswered(source, seconds, offers) {
+      sourceSeconds.observe({ source }, seconds);
+      sourceOffers.inc({ source }, offers);
+    },
+    sourceFailed: (source, error, final) => sourceFailures.inc({ source, error, final: final ? "true" : "false" }),
+    sourceBreakerState: (source, state) => sourceBreaker.set({ source }, BREAKER[state]),
+    upstreamRequest(route, outcome, seconds) {
+      upstream.inc({ route, outcome });
+      upstreamSeconds.observe({ route }, seconds);
+    },
+    storeCommand: (outcome, seconds) => storeSeconds.observe({ outcome }, seconds),
+    storeBreakerState: (state) => storeBreaker.set(BREAKER[state]),
+    storeFallback: (kind) => fallbacks.inc({ kind }),
+    refused: (scope) => refusals.inc({ scope }),
+    sseStreams: (delta) => sse.inc(delta),
+    cacheLookup: (result) => cache.inc({ result }),
+  };
+};
+
+/** Where {@link serveMetrics} listens. */
+export interface MetricsServerOptions {
+  readonly port: number;
+  readonly hostname: string;
+  readonly metrics: PromMetrics;
+}
+
+/**
+ * Serves `GET /metrics` alone, without a key, on a port of its own (`metrics.port`): for a scraper on a
+ * private network, the service's public port keeping it behind the admin key. Anything else is a 404.
+ */
+export const serveMetrics = (o: MetricsServerOptions, onListening?: (info: AddressInfo) => void): Server => {
+  const server = createServer((req, res) => {
+    if (req.method !== "GET" || (req.url ?? "").split("?")[0] !== "/metrics") {
+      res.writeHead(404, { "Content-Type": "text/plain" }).end("not found\n");
+      return;
+    }
+    o.metrics.scrape().then(
+      (text) => res.writeHead(200, { "Content-Type": o.metrics.contentType, "Cache-Control": "no-store" }).end(text),
+      () => res.writeHead(500, { "Content-Type": "text/plain" }).end("metrics unavailable\n"),
+    );
+  });
+  server.listen(o.port, o.hostname, () => onListening?.(server.address() as AddressInfo));
+  return server;
+};

@@ -1,0 +1,92 @@
+/**
+ * What the service counts and times, as a port: the app, the search hub and the stores call it; the Node
+ * entry gives an implementation on `prom-client` (`prom-metrics.ts`, served at `GET /metrics`); every other
+ * runtime, and every test that does not look, gets {@link noopMetrics}. The app itself never imports a
+ * metrics library, so it stays runtime-neutral.
+ *
+ * Labels are bounded by construction: routes are the app's route patterns, sources the configured source
+ * ids, error kinds the engine's error tags; never a Token, a tenant, a path with an id in it, or an error's
+ * text.
+ */
+
+/** The state of a breaker: `closed` lets calls through, `open` refuses them, `half-open` lets a probe through. */
+export type BreakerState = "closed" | "open" | "half-open";
+
+/** How an upstream cache lookup went: fresh entry, stale entry served while it is refreshed, or nothing. */
+export type CacheLookupResult = "hit" | "stale" | "miss";
+
+/** Why a new search was refused: the store's capacity, or the instance's load (admission control). */
+export type SearchRefusal = "capacity" | "overloaded";
+
+/** How a search ended: every source answered (`finished`), the deadline came first, or every source failed (`failed`). */
+export type SearchEnd = "finished" | "deadline" | "failed";
+
+/** How a request to the upstream went (see the http-adapter's `UpstreamObserver`). */
+export type UpstreamOutcome = "ok" | "client_error" | "server_error" | "timeout" | "transport_error" | "aborted";
+
+/** Which budget refused a request: the tenant's request budget, or one of the login limits. */
+export type RefusalScope = "tenant" | "login_address" | "login_account" | "login_successes";
+
+/** The service's metrics. Every method is cheap and never throws. */
+export interface ServiceMetrics {
+  /** An answered request: its route pattern (`unmatched` for a path no route has), method, real status and duration. */
+  request(route: string, method: string, status: number, seconds: number): void;
+  /** A new search started on this instance. */
+  searchStarted(): void;
+  /** A request joined a search that was already live (same tenant and query). */
+  searchJoined(): void;
+  /** A new search was refused. */
+  searchRefused(reason: SearchRefusal): void;
+  /** A search this instance ran ended (see {@link SearchEnd}). */
+  searchEnded(end: SearchEnd): void;
+  /** How to read the number of searches this instance runs now (read at each scrape). */
+  runningSearches(read: () => number): void;
+  /** A source finished its part of a search: done, with its offers, `seconds` after the search started. */
+  sourceAnswered(source: string, seconds: number, offers: number): void;
+  /** An attempt of a source failed, by the engine's error tag (`SourceTimeout`, `HttpStatusError`...); `final` when no retry follows. */
+  sourceFailed(source: string, errorKind: string, final: boolean): void;
+  /** A source's breaker changed state (see {@link BreakerState}). */
+  sourceBreakerState(source: string, state: BreakerState): void;
+  /** One HTTP exchange with the upstream: its route (`/Token`, `/ConsultaAereo/Consultar`), outcome and duration. */
+  upstreamRequest(route: string, outcome: UpstreamOutcome, seconds: number): void;
+  /** One call to the session store (Redis): `ok`, `unavailable` (refused, timed out, breaker open) or `error`. */
+  storeCommand(outcome: "ok" | "unavailable" | "error", seconds: number): void;
+  /** The store's breaker opened (Redis unreachable or silent) or closed again. */
+  storeBreakerState(state: BreakerState): void;
+  /** Work that fell back to this instance alone because the store did not answer (e.g. `rate_limit`). */
+  storeFallback(kind: string): void;
+  /** A request refused by a budget. */
+  refused(scope: RefusalScope): void;
+  /** An SSE stream opened (+1) or ended (-1). */
+  sseStreams(delta: 1 | -1): void;
+  /** A lookup of the upstream answers' cache. */
+  cacheLookup(result: CacheLookupResult): void;
+}
+
+/** The metrics as Prometheus text, for `GET /metrics`. */
+export interface MetricsExposition {
+  /** The text exposition of every metric. */
+  scrape(): Promise<string>;
+  /** Its `Content-Type`. */
+  readonly contentType: string;
+}
+
+/** Metrics that go nowhere: the default of `createApp` and of every runtime but Node. */
+export const noopMetrics: ServiceMetrics = {
+  request: () => undefined,
+  searchStarted: () => undefined,
+  searchJoined: () => undefined,
+  searchRefused: () => undefined,
+  searchEnded: () => undefined,
+  runningSearches: () => undefined,
+  sourceAnswered: () => undefined,
+  sourceFailed: () => undefined,
+  sourceBreakerState: () => undefined,
+  upstreamRequest: () => undefined,
+  storeCommand: () => undefined,
+  storeBreakerState: () => undefined,
+  storeFallback: () => undefined,
+  refused: () => undefined,
+  sseStreams: () => undefined,
+  cacheLookup: () => undefined,
+};
