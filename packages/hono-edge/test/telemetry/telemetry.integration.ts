@@ -116,6 +116,25 @@ describe("GET /metrics of the Node entry, after searches through the fake upstre
     for (const secret of [KEY, "acme", answers[0]!["Token"] as string]) expect(labels).not.toContain(secret);
   });
 
+  it("the upstream answers' cache: a route asked by one agency misses, the same route asked by another hits", async () => {
+    const { upstream, served } = await upstreamOnNode();
+    const OTHER = "telemetry-other-agency-key-0123";
+    const server = await startProxy(served, { VOAR_API_KEYS: `acme:${KEY},outra:${OTHER}` });
+    const query = { Origem: "GRU", Destino: "GIG", Ida: daysAhead(22) };
+    await searchToEnd(server, query);
+    const asked = upstream.stats.searches;
+    const scrape = async () => parseScrape(await (await fetch(`${server.baseUrl}/metrics`, { headers: { "X-Admin-Key": ADMIN } })).text());
+    let m = await scrape();
+    expect(sampleOf(m, "voar_upstream_cache_lookups_total", { result: "miss" })).toBe(3); // one per airline
+    expect(sampleOf(m, "voar_upstream_cache_lookups_total", { result: "hit" })).toBeUndefined();
+
+    await searchToEnd(server, query, { Authorization: `Bearer ${OTHER}` });
+    m = await scrape();
+    expect(sampleOf(m, "voar_upstream_cache_lookups_total", { result: "hit" })).toBe(3);
+    expect(sampleOf(m, "voar_searches_started_total")).toBe(2); // two tenants: two searches, one upstream search
+    expect(upstream.stats.searches).toBe(asked);
+  });
+
   it("on Redis: every store call timed, the breaker closed, no fallback", async () => {
     const redis = await connectRedis();
     const prefix = testPrefix();
