@@ -14,6 +14,7 @@
  *   answer is cached. A run that fails is not cached; the engine retries as it would the source.
  * Offers without freshness members get the time they came (`seenAt`) and `validUntil` `freshMs` later.
  */
+import { context, type Context } from "@opentelemetry/api";
 import { queryKey, type Offer, type SearchQuery, type SearchSource } from "@voar/core";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../logging/logger.js";
@@ -65,10 +66,12 @@ export const createAnswerCache = (o: AnswerCacheOptions): AnswerCache => {
   const stamp = (batch: readonly Offer[], now: number): readonly Offer[] =>
     batch.some((x) => x.seenAt === undefined) ? batch.map((x) => (x.seenAt !== undefined ? x : { ...x, seenAt: now, validUntil: x.validUntil ?? now + o.freshMs })) : batch;
 
-  const fly = (key: string, source: SearchSource, query: SearchQuery, background: boolean): AnswerFlight => {
+  // A run belongs to the trace of the search that started it (its source attempt): the source's first step
+  // runs in that context, so the run's upstream requests are spans of that attempt and carry its traceparent.
+  const fly = (key: string, source: SearchSource, query: SearchQuery, background: boolean, trace: Context): AnswerFlight => {
     const flight = new AnswerFlight(background);
     flights.set(key, flight);
-    void (async () => {
+    void context.with(trace, async () => {
       const latest = new Map<string, Offer>();
       try {
         for await (const batch of source.search(query, flight.controller.signal)) {
@@ -92,7 +95,7 @@ export const createAnswerCache = (o: AnswerCacheOptions): AnswerCache => {
       } finally {
         if (flights.get(key) === flight) flights.delete(key);
       }
-    })();
+    });
     return flight;
   };
 
@@ -107,6 +110,7 @@ export const createAnswerCache = (o: AnswerCacheOptions): AnswerCache => {
 
   const cachedSearch = (source: SearchSource) =>
     async function* (query: SearchQuery, signal: AbortSignal): AsyncGenerator<readonly Offer[]> {
+      const trace = context.active(); // read before the first await: the engine's source attempt
       const asked = cachedQuery(source, query);
       const key = `${o.account}\u0000${source.id}\u0000${queryKey(asked)}`;
       const running = flights.get(key);
@@ -121,7 +125,7 @@ export const createAnswerCache = (o: AnswerCacheOptions): AnswerCache => {
       o.onCacheLookup?.(stale ? "stale" : "miss", source.id);
       // Another search may have started the run while this one looked up the store. A refresh starts
       // before the stale offers go out: the search may stop right after them.
-      const flight = flights.get(key) ?? fly(key, source, query, stale);
+      const flight = flights.get(key) ?? fly(key, source, query, stale, trace);
       if (stale) yield cached.offers;
       yield* flight.follow(signal);
     };
