@@ -24,8 +24,12 @@ import { readStream } from "./support/sse.js";
 const MODE_A = ["latam", "gol", "azul", "tap", "copa", "american", "iberia"];
 const UNDICI = ["UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "ECONNRESET", "ENOTFOUND"];
 
-/** A leak: a unique marker plus the kind of text around it, so the assertion can look for the marker. */
-const leak = fc
+/**
+ * A leak of source `i`: a marker unique to that source (its index starts it, so no source's marker is another's
+ * or inside one, even when shrinking makes their random parts equal) plus the kind of text around it, so the
+ * assertion can look for it.
+ */
+const leakOf = (i: number) => fc
   .tuple(
     fc.constantFrom(...UNDICI),
     fc.stringMatching(/^[A-Za-z0-9]{6,12}$/),
@@ -38,7 +42,7 @@ const leak = fc
       [(code: string, s: string) => `Bearer eyJhbGciOiJIUzI1NiJ9.SECRET-${s}.sig ${code}`, true] as const,
     ),
   )
-  .map(([code, s, [f, credential]]) => ({ text: f(code, s), marker: `SECRET-${s}`, code, credential }));
+  .map(([code, s, [f, credential]]) => ({ text: f(code, `${i}x${s}`), marker: `SECRET-${i}x${s}`, code, credential }));
 
 type Leak = { readonly text: string; readonly marker: string; readonly code: string; readonly credential: boolean };
 
@@ -73,7 +77,7 @@ const failureOf = (kind: number, l: Leak): SourceError => {
 const scenario = fc.record({
   // Per source: undefined = answers; else the failure kind, how many batches before it, and its leak.
   sources: fc.tuple(
-    ...MODE_A.map(() => fc.option(fc.record({ kind: fc.integer({ min: 0, max: 8 }), afterBatches: fc.integer({ min: 0, max: 1 }), leak }), { nil: undefined })),
+    ...MODE_A.map((_, i) => fc.option(fc.record({ kind: fc.integer({ min: 0, max: 8 }), afterBatches: fc.integer({ min: 0, max: 1 }), leak: leakOf(i) }), { nil: undefined })),
   ),
   maxAttempts: fc.integer({ min: 1, max: 2 }),
 });
