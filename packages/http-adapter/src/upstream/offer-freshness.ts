@@ -26,5 +26,37 @@ export const answeredFromCache = (json: unknown): boolean =>
  */
 export const withFreshness = (offers: readonly Offer[], seenAt: number, validityMs: number, fromUpstreamCache: boolean): Offer[] => {
   const validUntil = seenAt + (fromUpstreamCache ? Math.floor(validityMs / 2) : validityMs);
-  return offers.map((o) => (o.seenAt !== undefined ? o : { ...o, seenAt, validUntil: o.validUntil ?? validUntil }));
+  return offers.map((o) => (o.seenAt !== undefined ? o : stamped(o, seenAt, o.validUntil ?? validUntil)));
 };
+
+/** Every member of `T`, optional ones included (so a member added to `Offer` cannot be left out below). */
+type EveryMember<T> = { readonly [K in keyof T]-?: T[K] };
+
+/**
+ * The offer with its freshness, built as one object literal of every member (as core's interner builds
+ * offers): a copy by spread plus two members keeps most of them outside the object, and with many offers
+ * held that cost about 0.7 KB each (the heap per 1,000 offers of active searches went from 0.94 to 1.63 MB).
+ */
+const stamped = (o: Offer, seenAt: number, validUntil: number): EveryMember<Offer> => ({
+  id: o.id,
+  flightKey: o.flightKey,
+  sourceId: o.sourceId,
+  airlineId: o.airlineId,
+  validatingCarrier: o.validatingCarrier,
+  seller: o.seller,
+  itinerary: o.itinerary,
+  fares: o.fares,
+  total: o.total,
+  taxes: o.taxes,
+  discount: o.discount,
+  airlinePrice: o.airlinePrice,
+  miles: o.miles,
+  cabin: o.cabin,
+  bookingOption: o.bookingOption,
+  fareFamily: o.fareFamily,
+  baggage: o.baggage,
+  fareToken: o.fareToken,
+  searchToken: o.searchToken,
+  seenAt,
+  validUntil,
+});

@@ -12,6 +12,12 @@ import { startSearch } from "../support/run-search.js";
 
 const RECORDED = new URL("../../../../../shared/recorded/per-airline-GOL-miles-and-cash-CNF-GIG.json", import.meta.url);
 
+/** Every member of core's `Offer` (a member added there must be carried by the stamping too). */
+const OFFER_MEMBERS = [
+  "airlineId", "airlinePrice", "baggage", "bookingOption", "cabin", "discount", "fareFamily", "fareToken", "fares", "flightKey", "id",
+  "itinerary", "miles", "searchToken", "seenAt", "seller", "sourceId", "taxes", "total", "validUntil", "validatingCarrier",
+].sort();
+
 describe("offer freshness", () => {
   beforeEach(() => vi.useFakeTimers({ now: TEST_NOW }));
   afterEach(() => vi.useRealTimers());
@@ -25,6 +31,8 @@ describe("offer freshness", () => {
     expect(offers.length).toBeGreaterThan(0);
     const at = run.times[run.snapshots.findIndex((s) => s.offers.size > 0)]! + TEST_NOW;
     for (const o of offers) {
+      // The stamped offer is the offer read, every member kept, plus its freshness.
+      expect(Object.keys(o).sort()).toEqual(OFFER_MEMBERS);
       // Seen at the poll that brought it (after LATAM's 3 s), not at the start of the search.
       expect(o.seenAt).toBeGreaterThanOrEqual(TEST_NOW + 3_000);
       expect(o.seenAt).toBeLessThanOrEqual(at);
