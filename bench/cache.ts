@@ -232,6 +232,10 @@ export interface ZipfFigures {
 /** What {@link runCacheBench} measures. */
 export interface CacheFigures {
   readonly searches: number;
+  /** Distinct queries (route and date) of the mix, whoever asks them. */
+  readonly distinctQueries: number;
+  /** Airlines each search fans out to. */
+  readonly airlines: number;
   readonly today: ZipfFigures;
   readonly cached: ZipfFigures;
   readonly sse: { readonly cold: Figure; readonly cached: Figure; readonly scaleMs: number; readonly fastestS: number };
@@ -243,7 +247,8 @@ export const runCacheBench = async (quick = isQuick()): Promise<CacheFigures> =>
   // Both at once, each with its own upstream and service, so that both meet the same load of the machine.
   const [today, cached] = await Promise.all([zipfRun(mix, false), zipfRun(mix, true)]);
   const sse = await sseRun(quick ? 3 : 7);
-  return { searches: mix.length, today, cached, sse: { ...sse, scaleMs: SSE_SCALE_MS, fastestS: Math.min(...Object.values(LATENCY_S)) } };
+  const distinctQueries = new Set(mix.map((p) => `${String(p.body["Origem"])}|${String(p.body["Destino"])}|${String(p.body["Ida"])}`)).size;
+  return { searches: mix.length, distinctQueries, airlines: AIRLINES.length, today, cached, sse: { ...sse, scaleMs: SSE_SCALE_MS, fastestS: Math.min(...Object.values(LATENCY_S)) } };
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) {

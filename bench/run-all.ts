@@ -1,7 +1,7 @@
 /**
  * `pnpm bench` — runs every benchmark of the repo in one process, one after the other, and writes
  * BENCHMARKS.md (`--quick`: small sizes, seconds; prints the table and does not overwrite the committed file
- * unless `--write` is given). `--only=<section>[,<section>]` (engine, latency, service, upstream, edge) runs those
+ * unless `--write` is given). `--only=<section>[,<section>]` (engine, latency, service, upstream, edge, cache) runs those
  * sections alone and prints their rows, never writing the file. Nothing here asserts absolute times: comparisons
  * are ratios measured side by side.
  */
@@ -42,7 +42,7 @@ await run("time to result", () => latencyRows(quick), "latency");
 await run("service", () => serviceRows(quick));
 await run("upstream", () => upstreamRows(quick));
 await run("edge", () => edgeRows(quick));
-await run("fewer upstream calls", () => cacheRows(quick));
+await run("fewer upstream calls", () => cacheRows(quick), "cache");
 
 const m = machine();
 const allRows = sections.flatMap((s) => s.rows);
