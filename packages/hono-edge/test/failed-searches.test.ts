@@ -4,7 +4,7 @@
  * `search.failedTtlMs`, see the README), and a retryable one says in `Retry-After` when a repeat asks the
  * sources again; the upstream's own words go to the log, never to the client.
  */
-import { AuthError, BusinessError, HttpStatusError, MalformedPayload, NOT_RETRYABLE_FAILURE_MESSAGE, PermissionDenied, type SourceError } from "@voar/core";
+import { AuthError, BusinessError, HttpStatusError, MalformedPayload, NOT_RETRYABLE_FAILURE_MESSAGE, PermissionDenied, RateLimited, SourceUnavailable, type SourceError } from "@voar/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FAILED_REJOIN_MS } from "../src/search/search-change.js";
 import { consultar, fastSources, NOW, QUERY, testApp } from "./support/app.js";
@@ -98,6 +98,40 @@ describe("the answer's retry hint follows its sources", () => {
     // The old search still answers its own polls, without a Retry-After that no longer holds.
     const old = await consultar(app, { Token: token });
     expect([old.status, old.res.headers.get("Retry-After")]).toEqual([502, null]);
+  });
+});
+
+describe("every source's breaker open", () => {
+  it("Retry-After names the end of the soonest cool-down, and the re-sent body is answered the failure until then, not a new search that fails the same way", async () => {
+    // Breakers open for 25 s more (one airline's only 20 s), or rate-limited for 22 s: each failure names its wait.
+    const failures = Object.fromEntries(
+      MODE_A.map((id, i) => [id, { error: i === 0 ? new SourceUnavailable({ retryAfterMs: 20_000 }) : i === 1 ? new RateLimited({ retryAfterMs: 22_000 }) : new SourceUnavailable({ retryAfterMs: 25_000 }) }]),
+    );
+    const { app, calls } = appWith({ failures }, { search: { maxAttempts: 1 } });
+    const token = await finished(app);
+    const polled = await consultar(app, { Token: token });
+    expect([polled.status, polled.body.Erro?.Retentavel]).toEqual([502, true]);
+    const wait = Number(polled.res.headers.get("Retry-After"));
+    // The soonest cool-down (20 s, counted from the failure a second ago), not the 12 s a failure is shown for.
+    expect(wait).toBeGreaterThan(FAILED_REJOIN_MS / 1000);
+    expect(wait).toBeLessThanOrEqual(20);
+    // Past the usual 12 s the re-sent body still receives this failure: no new search while every source would refuse.
+    await vi.advanceTimersByTimeAsync(FAILED_REJOIN_MS + 1_000);
+    const early = await consultar(app, QUERY);
+    expect([early.body.Token, calls.total()]).toEqual([token, MODE_A.length]);
+    // Once Retry-After has passed, the same query is a new search.
+    await vi.advanceTimersByTimeAsync((wait + 1) * 1_000 - FAILED_REJOIN_MS - 1_000);
+    const retried = await consultar(app, QUERY);
+    expect(retried.body.Token).not.toBe(token);
+  });
+
+  it("one source whose failure names no wait keeps the usual window (a new search may find it answering)", async () => {
+    const failures = { ...Object.fromEntries(MODE_A.map((id) => [id, { error: new SourceUnavailable({ retryAfterMs: 25_000 }) }])), gol: { error: new HttpStatusError({ status: 503 }) } };
+    const { app } = appWith({ failures }, { search: { maxAttempts: 1 } });
+    const token = await finished(app);
+    const wait = Number((await consultar(app, { Token: token })).res.headers.get("Retry-After"));
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(FAILED_REJOIN_MS / 1000);
   });
 });
 

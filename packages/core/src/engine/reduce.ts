@@ -1,6 +1,6 @@
 import type { Offer } from "../domain/offer.js";
 import { SOURCE_FAILURE } from "../errors/error-catalogue.js";
-import { isRetryable } from "../errors/source-errors.js";
+import { isRetryable, type SourceError } from "../errors/source-errors.js";
 import type { SearchEvent } from "./events.js";
 import type { SourceProgress } from "../errors/source-progress.js";
 import { indexOffer, unindexOffer } from "./result-index.js";
@@ -29,6 +29,10 @@ const updateSource = (
   next[i] = f(sources[i]!);
   return next;
 };
+
+/** The wait a failure names (a rate limit's `Retry-After`, an open breaker's cool-down), as a progress field. */
+const retryAfterOf = (e: SourceError): { retryAfterMs?: number } =>
+  (e._tag === "RateLimited" || e._tag === "SourceUnavailable") && e.retryAfterMs !== undefined ? { retryAfterMs: e.retryAfterMs } : {};
 
 const allSettled = (sources: readonly SourceProgress[]) => sources.every((p) => p.state !== "pending");
 
@@ -84,7 +88,7 @@ export const reduce = (s: SearchSnapshot, event: SearchEvent): SearchSnapshot =>
                 ...p,
                 state: "failed",
                 // The catalogue's sentence, never the error's own message (it may hold upstream text): see `SearchOptions.onSourceError`.
-                error: { tag: event.error._tag, message: SOURCE_FAILURE[event.error._tag].mensagem, retryable: isRetryable(event.error) },
+                error: { tag: event.error._tag, message: SOURCE_FAILURE[event.error._tag].mensagem, retryable: isRetryable(event.error), ...retryAfterOf(event.error) },
               },
       );
       if (!sources) return s;

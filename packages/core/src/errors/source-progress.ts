@@ -21,5 +21,10 @@ export interface SourceProgress {
      */
     readonly message: string;
     readonly retryable: boolean;
+    /**
+     * How long after this failure the source may be asked again, when it said so (`RateLimited`'s
+     * `Retry-After`) or its breaker knows (`SourceUnavailable`: the rest of its cool-down), in ms.
+     */
+    readonly retryAfterMs?: number | undefined;
   } | undefined;
 }

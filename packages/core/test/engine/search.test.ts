@@ -102,6 +102,8 @@ describe("search", () => {
     expect(heard.map((f) => [f.attempt, f.final])).toEqual([[1, true]]);
     const p = state(run.last(), "declined");
     expect(p).toMatchObject({ state: "failed", attempts: 1, error: { tag: error._tag, retryable: true } });
+    // The breaker's wait is kept in the progress (the service's Retry-After reads it); a budget names none.
+    expect(p.error?.retryAfterMs).toBe(error._tag === "SourceUnavailable" ? 30_000 : undefined);
     expect(p.error?.message).toMatch(/tente de novo em instantes/i);
     expect(failedSearchAnswer(run.last().sources)).toMatchObject({ codigo: "FALHA_FORNECEDOR", retentavel: true });
   });

@@ -75,6 +75,21 @@ export const changedOffers = (snapshot: SearchSnapshot, seen: Map<string, Offer>
   return changed;
 };
 
+/**
+ * When every failed source named how long until it may be asked again (an open breaker's cool-down, a rate
+ * limit's `Retry-After`), the soonest of those waits: before it, a new search would fail the same way at once.
+ * Undefined when any failure named none (it may pass on the next attempt).
+ */
+const soonestAskable = (failed: readonly SourceProgress[]): number | undefined => {
+  let soonest = Number.POSITIVE_INFINITY;
+  for (const p of failed) {
+    const wait = p.error?.retryAfterMs;
+    if (wait === undefined) return undefined;
+    soonest = Math.min(soonest, wait);
+  }
+  return Number.isFinite(soonest) ? soonest : undefined;
+};
+
 /** How long a search in which every source failed still answers a re-sent body (see `rejoinWindowMs`). */
 export const FAILED_REJOIN_MS = 12_000;
 
@@ -84,7 +99,9 @@ export const FAILED_REJOIN_MS = 12_000;
  * - every source failed and nothing was found (the answer is an error): {@link FAILED_REJOIN_MS} at most
  *   (or `failedTtlMs` if shorter): long enough for a client that polls by re-sending its body (legacy
  *   clients, every 10 s) to receive the failure once; after it the next identical request starts a new
- *   search that asks the sources again. A retryable answer says when in `Retry-After`;
+ *   search that asks the sources again. When every source named a wait (breakers open, rate limits), until
+ *   the soonest of them ends instead (within `failedTtlMs`): a search started before would fail the same way.
+ *   A retryable answer says when in `Retry-After`;
  * - some source failed, for any reason (a timeout or 5xx, but also an unreadable answer or a .NET exception,
  *   which a real upstream often stops sending a minute later): `failedTtlMs`, after which a new search asks
  *   the sources again; the upstream's breaker keeps a source that keeps failing from being asked each time;
@@ -93,7 +110,7 @@ export const FAILED_REJOIN_MS = 12_000;
 export const rejoinWindowMs = (sources: readonly SourceProgress[], failedTtlMs: number): number | undefined => {
   const failed = sources.filter((p) => p.state === "failed");
   const found = sources.some((p) => p.items > 0);
-  if (sources.length > 0 && failed.length === sources.length && !found) return Math.min(FAILED_REJOIN_MS, failedTtlMs);
+  if (sources.length > 0 && failed.length === sources.length && !found) return Math.min(Math.max(FAILED_REJOIN_MS, soonestAskable(failed) ?? 0), failedTtlMs);
   if (failed.length > 0) return failedTtlMs;
   return undefined;
 };
