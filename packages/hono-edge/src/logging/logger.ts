@@ -1,4 +1,4 @@
-import { activeTraceId } from "../telemetry/tracing.js";
+import { activeTraceId, traceIdOfContext, type Context } from "../telemetry/tracing.js";
 import { redactRecord } from "./log-redactor.js";
 
 /**
@@ -40,6 +40,23 @@ const withTraceId = (record: LogRecord): LogRecord => {
   if (record["trace_id"] !== undefined) return record;
   const traceId = activeTraceId();
   return traceId === undefined ? record : { ...record, trace_id: traceId };
+};
+
+/**
+ * A logger whose records carry the trace id of `ctx` (a request's or a search's context), whatever context is
+ * active when they are written: after an `await`, or in a timer, no span is active (the service hands its trace
+ * context down itself), and a record written there would lose its trace. `logger` itself when `ctx` has no
+ * trace (none given, or tracing off).
+ *
+ * @example
+ * const log = loggerInTrace(logger, c.get("trace"));
+ * await somethingAsync();
+ * log.log({ level: "warn", msg: "login.failed" }); // still carries the request's trace_id
+ */
+export const loggerInTrace = (logger: Logger, ctx: Context | undefined): Logger => {
+  const traceId = ctx === undefined ? undefined : traceIdOfContext(ctx);
+  if (traceId === undefined) return logger;
+  return { log: (record) => logger.log(record["trace_id"] === undefined ? { ...record, trace_id: traceId } : record) };
 };
 
 /**

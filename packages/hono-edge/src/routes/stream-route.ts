@@ -2,7 +2,7 @@ import { errorEnvelope } from "@voar/core";
 import type { Handler } from "hono";
 import type { AppEnv } from "../app/app-env.js";
 import { isStoreUnavailable } from "../errors/service-errors.js";
-import type { Logger } from "../logging/logger.js";
+import { loggerInTrace, type Logger } from "../logging/logger.js";
 import { envelopeOf, resolveSearch, type SearchRouteDeps } from "./search-request.js";
 import type { ServiceMetrics } from "../telemetry/service-metrics.js";
 
@@ -42,6 +42,8 @@ export const streamHandler =
   async (c) => {
     const resolved = await resolveSearch(deps, c);
     const requestId = c.get("requestId");
+    // Written while the stream runs, long after the request's context: each record carries its trace itself.
+    const logger = loggerInTrace(settings.logger, c.get("trace"));
     const abort = new AbortController();
     const unhook = settings.shutdown?.add(() => abort.abort()) ?? (() => undefined);
     // Open from here until the stream ends, whichever way (its last event, the client gone, shutdown, a failure).
@@ -82,7 +84,7 @@ export const streamHandler =
             // The store went down mid-stream: a retryable INDISPONIVEL event without an id, then a clean end,
             // so the client reconnects with the Last-Event-ID of the last snapshot it got and resumes there.
             // Per stream, so `info`: the outage itself is logged once per instance (`store.down`).
-            settings.logger.log({ level: "info", msg: "stream.store_unavailable", requestId, searchId: resolved.record.id, error: e.message });
+            logger.log({ level: "info", msg: "stream.store_unavailable", requestId, searchId: resolved.record.id, error: e.message });
             const { body: failure } = errorEnvelope("INDISPONIVEL", { requestId, token: resolved.record.id });
             controller.enqueue(encoder.encode(`data: ${JSON.stringify(failure)}\n\n`));
             controller.close();
@@ -91,7 +93,7 @@ export const streamHandler =
             return;
           }
           // A bug while streaming: logged with its detail, answered as a final ERRO_INTERNO event without it.
-          settings.logger.log({ level: "error", msg: "stream.failed", requestId, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+          logger.log({ level: "error", msg: "stream.failed", requestId, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
           const { body: failure } = errorEnvelope("ERRO_INTERNO", { requestId, token: resolved.record.id });
           controller.enqueue(encoder.encode(`data: ${JSON.stringify(failure)}\n\n`));
           controller.close();

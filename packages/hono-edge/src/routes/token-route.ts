@@ -8,7 +8,7 @@ import { clientAddressOf, type ClientAddressSource } from "../http/client-addres
 import { readBodyText } from "../http/read-body.js";
 import type { LoginGuard, LoginRefusal } from "../limits/login-guard.js";
 import type { ServiceMetrics } from "../telemetry/service-metrics.js";
-import type { Logger } from "../logging/logger.js";
+import { loggerInTrace, type Logger } from "../logging/logger.js";
 
 /** The body of `POST /Token` (OAuth2 password grant, RFC 6749 §4.3), form-encoded or JSON. */
 export const TokenRequestSchema = z
@@ -118,6 +118,8 @@ export const tokenHandler =
     c.header("Cache-Control", "no-store");
     c.header("Pragma", "no-cache");
     const client = clientAddressOf(c, deps.clientAddress);
+    // Its records are written after awaits, where no span is active: each carries the request's trace itself.
+    const logger = loggerInTrace(deps.logger, c.get("trace"));
     let attempted: string | undefined;
     try {
       const text = await readBodyText(c.req.raw, deps.bodyLimitBytes);
@@ -125,7 +127,7 @@ export const tokenHandler =
       const ticket = await deps.guard.admit(username, client);
       if (!ticket.ok) {
         // A run of refusals at one account from many addresses is summarised by the guard, not logged per attempt.
-        if (ticket.scope === "address") deps.logger.log({ level: "warn", msg: "login.limited", requestId: c.get("requestId"), username, client });
+        if (ticket.scope === "address") logger.log({ level: "warn", msg: "login.limited", requestId: c.get("requestId"), username, client });
         deps.metrics?.refused(`login_${ticket.scope}`);
         throw slowDown(ticket);
       }
@@ -139,14 +141,14 @@ export const tokenHandler =
       }
       const counted = await ticket.succeeded();
       if (!counted.ok) {
-        deps.logger.log({ level: "warn", msg: "login.limited", requestId: c.get("requestId"), username, client, scope: counted.scope });
+        logger.log({ level: "warn", msg: "login.limited", requestId: c.get("requestId"), username, client, scope: counted.scope });
         deps.metrics?.refused(`login_${counted.scope}`);
         throw slowDown(counted);
       }
       return c.json({ access_token: issued.accessToken, token_type: "bearer" as const, expires_in: issued.expiresIn });
     } catch (e) {
       if (attempted !== undefined && e instanceof Unauthorized) {
-        deps.logger.log({ level: "warn", msg: "login.failed", requestId: c.get("requestId"), username: attempted, client });
+        logger.log({ level: "warn", msg: "login.failed", requestId: c.get("requestId"), username: attempted, client });
       }
       const error = asOAuthError(e);
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);

@@ -1,9 +1,9 @@
 import { hasResults, search, type Offer, type SearchSnapshot, type SearchSource, type SourceFailure, type SourceProgress } from "@voar/core";
 import type { Subscription } from "rxjs";
 import type { Clock } from "../clock.js";
-import type { Logger } from "../logging/logger.js";
+import { loggerInTrace, type Logger } from "../logging/logger.js";
 import type { SearchEnd, ServiceMetrics } from "../telemetry/service-metrics.js";
-import { context, SpanStatusCode, trace, traceIdOf, tracer, type Context as TraceContext } from "../telemetry/tracing.js";
+import { context, SpanStatusCode, trace, tracer, type Context as TraceContext } from "../telemetry/tracing.js";
 import { changedOffers, rejoinWindowMs, type SearchChange } from "./search-change.js";
 import type { SearchRecord, SessionStore } from "./session-store.js";
 import { createStoreSync, type SyncOutcome } from "./store-sync.js";
@@ -88,7 +88,8 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
   const parent = o.trace ?? context.active();
   const span = tracer().startSpan("voar.search", { attributes: { "voar.search.id": o.record.id, "voar.search.sources": o.sources.length, "voar.search.base_version": o.base.version } }, parent);
   const traced = trace.setSpan(parent, span);
-  const traceId = traceIdOf(span);
+  // Every record of this run carries its trace (it is written after awaits and from timers, outside any context).
+  const logger = loggerInTrace(o.logger, traced);
   const now = () => (o.clock ? o.clock.now() : Date.now());
   const startedAt = now();
   const answered = new Set<string>();
@@ -128,7 +129,7 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
   const appended = (change: SearchChange) => {
     if (latestRecorded?.version === change.version) o.recorded?.(latestRecorded);
   };
-  const writer = createStoreSync({ record: o.record, store: o.store, owner: o.owner, leaseMs: o.leaseMs, logger: o.logger, wholeState, end, ended: () => ended, appended });
+  const writer = createStoreSync({ record: o.record, store: o.store, owner: o.owner, leaseMs: o.leaseMs, logger, wholeState, end, ended: () => ended, appended });
 
   const record = (step: SearchChange) => {
     const window = step.completed ? rejoinWindowMs(step.sources, o.failedTtlMs) : undefined;
@@ -156,7 +157,7 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
 
   const onEngineError = (e: unknown) => {
     finish("failed");
-    o.logger.log({ level: "error", msg: "search.engine_failed", searchId: o.record.id, error: e instanceof Error ? e.message : String(e) });
+    logger.log({ level: "error", msg: "search.engine_failed", searchId: o.record.id, error: e instanceof Error ? e.message : String(e) });
     record({ version: ++version, offers: [], sources: mergeProgress(o.base.sources, [], true), completed: true, completion: "deadline" });
   };
 
@@ -165,7 +166,7 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
    * only, never to the store or to clients, which get the catalogue's sentence and code.
    */
   const onSourceError = (f: SourceFailure) => {
-    o.logger.log({
+    logger.log({
       level: f.final ? "warn" : "info",
       msg: f.final ? "search.source_failed" : "search.source_retry",
       searchId: o.record.id,
@@ -173,7 +174,6 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
       attempt: f.attempt,
       tag: f.error._tag,
       detail: f.error.message,
-      ...(traceId === undefined ? {} : { trace_id: traceId }),
     });
     o.metrics?.sourceFailed(f.sourceId, f.error._tag, f.final);
   };

@@ -1,5 +1,6 @@
 import { sourcesFor, type SearchQuery, type SearchSnapshot, type SearchSource } from "@voar/core";
 import { isStoreUnavailable, SearchCapacityReached, StoreUnavailable } from "../errors/service-errors.js";
+import { loggerInTrace } from "../logging/logger.js";
 import { runSearch, type RunningSearch, type TraceContext } from "./run-search.js";
 import { applyChanges, emptySnapshotOf, secondsUntilRejoinEnds } from "./search-change.js";
 import { searchKey } from "./search-key.js";
@@ -65,12 +66,14 @@ export class SearchHub {
       completedAt: active.length === 0 ? now : undefined,
       lease: { owner: this.o.instanceId, expiresAt: now + this.o.leaseMs },
     };
+    // Written after awaits, where no span is active: each record carries the request's trace itself.
+    const logger = loggerInTrace(this.o.logger, trace);
     let opened: OpenResult;
     try {
       opened = await this.o.store.openOrJoin(candidate);
     } catch (e) {
       if (!(e instanceof SessionCapacityReached)) throw e;
-      this.o.logger.log({ level: "warn", msg: "search.refused", tenant, scope: e.scope, retryAfterSeconds: e.retryAfterSeconds });
+      logger.log({ level: "warn", msg: "search.refused", tenant, scope: e.scope, retryAfterSeconds: e.retryAfterSeconds });
       this.o.metrics?.searchRefused("capacity");
       throw new SearchCapacityReached(e.scope, e.retryAfterSeconds);
     }
@@ -78,7 +81,7 @@ export class SearchHub {
     this.o.admission?.served(key);
     if (created) {
       this.o.metrics?.searchStarted();
-      this.o.logger.log({ level: "info", msg: "search.started", searchId: record.id, tenant, sources: active.length });
+      logger.log({ level: "info", msg: "search.started", searchId: record.id, tenant, sources: active.length });
       if (!record.completed) this.start(record, emptySnapshotOf(record), active, trace);
     } else {
       this.o.metrics?.searchJoined();

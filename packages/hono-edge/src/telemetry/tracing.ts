@@ -44,11 +44,13 @@ export const endRequestSpan = (span: Span, status: number): void => {
 /** The trace id of a span that records (an SDK is registered and sampled it), else undefined. */
 export const traceIdOf = (span: Span | undefined): string | undefined => (span?.isRecording() ? span.spanContext().traceId : undefined);
 
-/** The trace id of the active span (the request or search being served), for log lines. */
-export const activeTraceId = (): string | undefined => {
-  const span = trace.getSpan(context.active());
-  const sc = span?.spanContext();
+/** The trace id of a context's span (a request's, a search's), for log lines; undefined without a valid one. */
+export const traceIdOfContext = (ctx: Context): string | undefined => {
+  const sc = trace.getSpan(ctx)?.spanContext();
   return sc && isSpanContextValid(sc) ? sc.traceId : undefined;
 };
+
+/** The trace id of the active span (the request or search being served), for log lines. */
+export const activeTraceId = (): string | undefined => traceIdOfContext(context.active());
 
 export { context, trace, SpanStatusCode, type Span, type Context };

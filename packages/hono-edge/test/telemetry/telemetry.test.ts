@@ -16,7 +16,7 @@ import { createPromMetrics, type PromMetrics } from "../../src/entries/node-metr
 import { jsonLinesLogger } from "../../src/logging/logger.js";
 import { SyncContextManager } from "../../src/telemetry/sync-context-manager.js";
 import { upstreamSourcesFor, type UpstreamAdapter } from "../../src/sources/upstream-sources.js";
-import { ADMIN_KEY, consultar, NOW, testConfig } from "../support/app.js";
+import { ADMIN_KEY, AGENCY, consultar, NOW, testConfig } from "../support/app.js";
 import { parseScrape, sampleOf } from "../support/prometheus.js";
 
 const UPSTREAM = "http://fake-upstream.test/api";
@@ -129,6 +129,22 @@ describe("traces: request → search → source attempt → upstream call", () =
     expect(attempts.reduce((n, a) => n + Number(a.attributes["voar.source.offers"]), 0)).toBeGreaterThan(0);
     // Log lines carry the trace id: the request line of the first request, in the client's trace.
     expect(p.lines.find((l) => l["msg"] === "request" && l["trace_id"] === CLIENT_TRACE)).toBeDefined();
+    p.close();
+  });
+
+  it("log lines written after an await keep their trace: the search's start and each source's failure, a failed login", async () => {
+    const p = proxy([{ at: 1, through: "end", fault: { kind: "status", status: 503 } }]);
+    await searchToEnd(p.app);
+    const searchLines = p.lines.filter((l) => String(l["msg"]).startsWith("search."));
+    expect(searchLines.map((l) => l["msg"])).toEqual(expect.arrayContaining(["search.started", "search.source_retry", "search.source_failed"]));
+    for (const l of searchLines) expect([l["msg"], l["trace_id"]]).toEqual([l["msg"], CLIENT_TRACE]);
+    const login = await p.app.request("/api/Token", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", traceparent: `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01` },
+      body: new URLSearchParams({ grant_type: "password", username: AGENCY.username, password: "not-the-password" }).toString(),
+    });
+    expect(login.status).toBe(400);
+    expect(p.lines.find((l) => l["msg"] === "login.failed")).toMatchObject({ username: AGENCY.username, trace_id: CLIENT_TRACE });
     p.close();
   });
 
