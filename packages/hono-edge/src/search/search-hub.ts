@@ -9,7 +9,6 @@ import { SessionCapacityReached, type OpenResult, type SearchRecord, type Unwatc
 import { StoreAvailability } from "./store-availability.js";
 import { watchSearch, type SearchUpdate } from "./watch-search.js";
 import type { SearchHubOptions } from "./search-hub-options.js";
-
 export type { SearchHubOptions } from "./search-hub-options.js";
 
 /**
@@ -47,6 +46,7 @@ export class SearchHub {
    * when admission control sheds new searches (a query served here lately still joins its search).
    */
   async open(tenant: string, query: SearchQuery, hiddenCashAirlines: readonly number[], trace?: TraceContext): Promise<SearchRecord> {
+    const logger = loggerInTrace(this.o.logger, trace); // its records come after awaits: the request's trace kept
     const key = searchKey(tenant, query, hiddenCashAirlines);
     this.o.admission?.admit(key);
     const active = this.sourcesOf(query);
@@ -66,8 +66,6 @@ export class SearchHub {
       completedAt: active.length === 0 ? now : undefined,
       lease: { owner: this.o.instanceId, expiresAt: now + this.o.leaseMs },
     };
-    // Written after awaits, where no span is active: each record carries the request's trace itself.
-    const logger = loggerInTrace(this.o.logger, trace);
     let opened: OpenResult;
     try {
       opened = await this.o.store.openOrJoin(candidate);
@@ -105,7 +103,7 @@ export class SearchHub {
       if (outcome !== "ended" && outcome !== "unavailable") record = await this.o.store.get(id);
     }
     // Just after the store came back empty, a search it lacks may be one its owner is writing back: not
-    // "expired" yet, but "try again in a moment" (retryable); after that window, it is gone for good.
+    // "expired" yet, but "try again in a moment" (retryable); after it, gone for good.
     if (!record && this.availability.recovering()) throw new StoreUnavailable("the store is recovering its searches");
     if (!record || record.tenant !== tenant) return undefined;
     await this.ensureRunning(record);
@@ -185,9 +183,8 @@ export class SearchHub {
     this.takingOver.add(record.id); // a poll and a stream of this instance may both find it ownerless at once
     try {
       if (!(await this.o.store.acquireLease(record.id, this.o.instanceId, this.o.leaseMs))) return;
-      // Read again under the lease: a change the previous owner wrote after `record` was read (its lease lapsed
-      // with a write in flight) is the base to continue from. Continuing from an older version, this run's
-      // first change would be refused, the run would stop, and the search would wait for its deadline.
+      // Read again under the lease: a change the previous owner wrote after `record` was read (its lease lapsed with a
+      // write in flight) is the base; from an older one this run's first change would be refused and the run stop.
       const current = await this.o.store.get(record.id);
       if (!current || current.completed) return void (await this.o.store.releaseLease(record.id, this.o.instanceId));
       const base = await this.snapshot(current);
