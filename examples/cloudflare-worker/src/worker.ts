@@ -1,8 +1,11 @@
 // #region worker
-import voar, { SearchObject, type WorkerEnv } from "@voar/hono-edge/workerd";
+import voar, { AnswerObject, SearchObject, type WorkerEnv } from "@voar/hono-edge/workerd";
 
-/** The Durable Object class of wrangler.toml's `SEARCHES` binding: one per search identity. */
-export { SearchObject };
+/**
+ * The Durable Object classes of wrangler.toml: `SEARCHES`, one per search identity; `ANSWERS`, one per cached
+ * upstream answer (the answer cache every agency's searches share, on an upstream).
+ */
+export { AnswerObject, SearchObject };
 
 /** One's own Worker: its own routes first, then the Voar service (its API under VOAR_BASE_PATH, default /api). */
 export default {

@@ -1,6 +1,13 @@
 import type { SearchSource } from "@voar/core";
 // The fetch build only: the Worker's bundle carries neither undici nor `node:*`.
 import { createFanOutSources, createUpstreamSource } from "@voar/http-adapter/fetch";
+import { systemClock } from "../clock.js";
+import { upstreamCacheOf } from "../config/deploy-schema.js";
+import { deploymentFingerprint } from "../config/deployment-fingerprint.js";
+import { durableAnswerStore } from "../durable/answer-object.js";
+import type { DurableObjectNamespace } from "../durable/workers-types.js";
+import { jsonLinesLogger } from "../logging/logger.js";
+import { cachedUpstreamSources } from "../sources/cached-upstream.js";
 import { upstreamSourcesFor } from "../sources/upstream-sources.js";
 import { entrySetup } from "./entry-env.js";
 
@@ -9,9 +16,21 @@ export interface WorkerSources {
   /** `upstream` when the configuration has an `upstream` section (`VOAR_UPSTREAM_URL`...), else `simulator`. */
   readonly backend: "upstream" | "simulator";
   readonly sources: readonly SearchSource[];
+  /**
+   * Whether the upstream's answers go through the answer cache shared by the deployment's search objects:
+   * `off` when the configuration turns it off (`upstream.cache.enabled`), `no-binding` when the Worker has no
+   * `ANSWERS` binding (wrangler.toml), undefined on the simulator.
+   */
+  readonly cache?: "on" | "off" | "no-binding" | undefined;
   /** Lets the sources go (after their searches stopped). */
   close(): Promise<void>;
 }
+
+/** The answer objects' binding, when the Worker has one. */
+const answersOf = (env: Readonly<Record<string, unknown>>): DurableObjectNamespace | undefined => {
+  const b = env["ANSWERS"] as Partial<DurableObjectNamespace> | undefined;
+  return typeof b?.idFromName === "function" && typeof b.get === "function" ? (b as DurableObjectNamespace) : undefined;
+};
 
 /**
  * The engine sources of the Worker and of each search object, from the Worker's environment: THE seam
@@ -26,10 +45,28 @@ export interface WorkerSources {
  * search first asks, and keeps that session while it lives. The fetch transport owns no connections (the
  * runtime pools them), so nothing outlives the instance; `close()` is still the adapter's, for callers that
  * end their sources explicitly.
+ *
+ * On an upstream, the sources go through the answer cache (`upstream.cache`), kept in the answer objects of the
+ * `ANSWERS` binding (see `durable/answer-object.ts`): every search object of the deployment, whichever tenant it
+ * serves, is answered from what another fetched within the freshness window.
  */
 export const sourcesFor = (env: Readonly<Record<string, unknown>>): WorkerSources => {
   const setup = entrySetup(env);
   const upstream = setup.config.upstream;
-  if (upstream) return { backend: "upstream", ...upstreamSourcesFor(upstream, { createFanOutSources, createUpstreamSource }) };
-  return { backend: "simulator", sources: setup.simulator.sources, close: () => Promise.resolve() };
+  if (!upstream) return { backend: "simulator", sources: setup.simulator.sources, close: () => Promise.resolve() };
+  const direct = upstreamSourcesFor(upstream, { createFanOutSources, createUpstreamSource });
+  const namespace = answersOf(env);
+  if (!upstreamCacheOf(upstream).enabled) return { backend: "upstream", ...direct, cache: "off" };
+  if (!namespace) return { backend: "upstream", ...direct, cache: "no-binding" };
+  const deployment = deploymentFingerprint(setup.config, setup.simulatorSettings);
+  const { sources, cache } = cachedUpstreamSources(direct.sources, upstream, { clock: systemClock, logger: jsonLinesLogger(), store: durableAnswerStore({ namespace, deployment }) });
+  return {
+    backend: "upstream",
+    sources,
+    cache: "on",
+    close: async () => {
+      cache?.close();
+      await direct.close();
+    },
+  };
 };

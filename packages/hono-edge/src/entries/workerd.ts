@@ -17,6 +17,8 @@ import type { ServiceConfig } from "../config/config-schema.js";
 import { toErrorResponse } from "../errors/error-table.js";
 import { InternalError } from "../errors/service-errors.js";
 import { SearchObjectCore } from "../durable/search-object.js";
+import { AnswerObjectCore } from "../durable/answer-object.js";
+import { systemClock } from "../clock.js";
 import { createWorkerFront } from "../durable/worker-front.js";
 import type { DurableObjectNamespace, DurableObjectState, WorkerContext } from "../durable/workers-types.js";
 import { jsonLinesLogger } from "../logging/logger.js";
@@ -24,8 +26,8 @@ import { deploymentFingerprint } from "../config/deployment-fingerprint.js";
 import { entrySetup } from "./entry-env.js";
 import { sourcesFor } from "./workerd-sources.js";
 
-/** The Worker's environment: the `VOAR_*` variables and secrets, and the search objects' binding. */
-export type WorkerEnv = Readonly<Record<string, unknown>> & { readonly SEARCHES?: DurableObjectNamespace };
+/** The Worker's environment: the `VOAR_*` variables and secrets, the search objects' binding and the answer objects'. */
+export type WorkerEnv = Readonly<Record<string, unknown>> & { readonly SEARCHES?: DurableObjectNamespace; readonly ANSWERS?: DurableObjectNamespace };
 
 /**
  * The configuration of the Worker and its objects. Issued tokens are checked by the Worker and again by the
@@ -52,8 +54,8 @@ let front: { readonly fetch: (request: Request) => Response | Promise<Response> 
 /** The isolate's front, made once: it says once what the Worker searches (upstream or simulator). */
 const frontOf = (env: WorkerEnv, searches: DurableObjectNamespace) => {
   const config = configOf(env);
-  const { backend, sources } = sourcesFor(env);
-  jsonLinesLogger().log({ level: "info", msg: "worker.ready", backend, sources: sources.map((s) => s.id) });
+  const { backend, sources, cache } = sourcesFor(env);
+  jsonLinesLogger().log({ level: cache === "no-binding" ? "warn" : "info", msg: "worker.ready", backend, sources: sources.map((s) => s.id), ...(cache ? { answerCache: cache } : {}) });
   // What answers this Worker's searches names its objects too: a namespace shared by Workers with other
   // sources (`script_name` bindings) never joins their searches.
   const deployment = deploymentFingerprint(config, entrySetup(env).simulatorSettings);
@@ -71,6 +73,27 @@ export default {
     return front.fetch(request);
   },
 };
+
+/**
+ * The Durable Object class of one cached upstream answer (wrangler.toml: `ANSWERS` binding, `class_name =
+ * "AnswerObject"`): the answer cache shared by every search object of the deployment. Without the binding the
+ * Worker searches without the cache (`worker.ready` says so).
+ */
+export class AnswerObject {
+  private readonly core: AnswerObjectCore;
+
+  constructor(state: DurableObjectState, _env: WorkerEnv) {
+    this.core = new AnswerObjectCore(state, systemClock);
+  }
+
+  fetch(request: Request): Promise<Response> {
+    return this.core.fetch(request);
+  }
+
+  alarm(): Promise<void> {
+    return this.core.alarm();
+  }
+}
 
 /** The Durable Object class of one search identity (wrangler.toml: `class_name = "SearchObject"`). */
 export class SearchObject {

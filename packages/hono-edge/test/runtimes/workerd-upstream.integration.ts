@@ -14,6 +14,7 @@ import { startWorkerd, type WorkerdServer } from "./support/workerd-miniflare.js
 // add it). Each search object logs in and asks the upstream itself, through @voar/http-adapter/fetch.
 
 const API_KEY = "acme-api-key-0123456789";
+const OTHER_KEY = "other-agency-key-0123456789";
 const ACCOUNT = { username: "agencia-worker", password: "s3nha-do-fornecedor-9f2c" };
 
 interface Upstream {
@@ -82,10 +83,10 @@ const storageFolder = async () => {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const consultar = async (server: WorkerdServer, body: unknown) => {
+const consultar = async (server: WorkerdServer, body: unknown, apiKey = API_KEY) => {
   const res = await fetch(`${server.baseUrl}/api/ConsultaAereo/Consultar`, {
     method: "POST",
-    headers: { Authorization: `Bearer ${API_KEY}`, "Content-Type": "application/json" },
+    headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
     body: JSON.stringify(body),
   });
   return { status: res.status, text: await res.clone().text(), body: (await res.json()) as Envelope };
@@ -95,10 +96,10 @@ const consultar = async (server: WorkerdServer, body: unknown) => {
  * Polls by id until complete (bounded: 300 polls, 100 ms apart); every answer. A search whose every source
  * failed ends with `failed` (the service's 502 FALHA_FORNECEDOR envelope); until then every answer is a 200.
  */
-const pollToCompletion = async (server: WorkerdServer, token: unknown, failed = 200) => {
+const pollToCompletion = async (server: WorkerdServer, token: unknown, failed = 200, apiKey = API_KEY) => {
   const answers: { status: number; text: string; body: Envelope }[] = [];
   for (let i = 0; i < 300; i++) {
-    const { status, text, body } = await consultar(server, { LeaseId: token, QuantidadePorPagina: 100 });
+    const { status, text, body } = await consultar(server, { LeaseId: token, QuantidadePorPagina: 100 }, apiKey);
     expect(status, text.slice(0, 300)).toBe(body["Completed"] === true ? failed : 200);
     answers.push({ status, text, body });
     if (body["Completed"] === true) return answers;
@@ -165,6 +166,26 @@ describe("workerd on a real upstream (VOAR_UPSTREAM_* bindings, @voar/http-adapt
       expect(text).not.toContain(ACCOUNT.password);
       expect(text).not.toContain(upstream.served.origin);
     }
+  });
+
+  it("a second agency asking the same route is answered from the answer objects (ANSWERS): the upstream is not asked again", async () => {
+    const upstream = await startUpstream(300);
+    const { server } = await start(upstreamBindings(upstream, { VOAR_API_KEYS: `acme:${API_KEY},other:${OTHER_KEY}` }));
+    const query = { Origem: "CNF", Destino: "GIG", Ida: daysAhead(22), QuantidadePorPagina: 100 };
+    const first = await consultar(server, query);
+    expect(first.status, first.text.slice(0, 300)).toBe(200);
+    const firstDone = (await pollToCompletion(server, first.body["Token"])).at(-1)!.body;
+    expect(firstDone["TotalItens"]).toBeGreaterThan(0);
+    const searchesBefore = upstream.fake.stats.searches;
+    const askedBefore = upstream.asked.length;
+    // Another tenant: another search object (its own identity), with no session of its own to the upstream's cache.
+    const second = await consultar(server, query, OTHER_KEY);
+    expect(second.status, second.text.slice(0, 300)).toBe(200);
+    expect(second.body["Token"]).not.toBe(first.body["Token"]);
+    const secondDone = (await pollToCompletion(server, second.body["Token"], 200, OTHER_KEY)).at(-1)!.body;
+    expect(secondDone["TotalItens"]).toBe(firstDone["TotalItens"]);
+    expect(upstream.asked.length).toBe(askedBefore);
+    expect(upstream.fake.stats.searches).toBe(searchesBefore);
   });
 
   it("Mode B goes to the upstream's OTA comparison (Companhia 1300); with VOAR_UPSTREAM_OTAS=false it is not asked", async () => {
