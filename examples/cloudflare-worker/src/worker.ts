@@ -1,11 +1,11 @@
 // #region worker
-import voar, { AnswerObject, SearchObject, type WorkerEnv } from "@voar/hono-edge/workerd";
+import voar, { SearchObject, SharedObject, type WorkerEnv } from "@voar/hono-edge/workerd";
 
 /**
- * The Durable Object classes of wrangler.toml: `SEARCHES`, one per search identity; `ANSWERS`, one per cached
- * upstream answer (the answer cache every agency's searches share, on an upstream).
+ * The Durable Object classes of wrangler.toml: `SEARCHES`, one per search identity; `SHARED`, what the searches
+ * share about an upstream (each cached answer, each airline's breaker).
  */
-export { AnswerObject, SearchObject };
+export { SearchObject, SharedObject };
 
 /** One's own Worker: its own routes first, then the Voar service (its API under VOAR_BASE_PATH, default /api). */
 export default {

@@ -4,7 +4,7 @@ import { createFanOutSources, createUpstreamSource } from "@voar/http-adapter/fe
 import { systemClock } from "../clock.js";
 import { upstreamCacheOf } from "../config/deploy-schema.js";
 import { deploymentFingerprint } from "../config/deployment-fingerprint.js";
-import { durableAnswerStore } from "../durable/answer-object.js";
+import { durableAnswerStore, durableBreakerStore } from "../durable/shared-stores.js";
 import type { DurableObjectNamespace } from "../durable/workers-types.js";
 import { jsonLinesLogger } from "../logging/logger.js";
 import { cachedUpstreamSources } from "../sources/cached-upstream.js";
@@ -17,18 +17,18 @@ export interface WorkerSources {
   readonly backend: "upstream" | "simulator";
   readonly sources: readonly SearchSource[];
   /**
-   * Whether the upstream's answers go through the answer cache shared by the deployment's search objects:
-   * `off` when the configuration turns it off (`upstream.cache.enabled`), `no-binding` when the Worker has no
-   * `ANSWERS` binding (wrangler.toml), undefined on the simulator.
+   * Whether the upstream's answers go through the answer cache shared by the deployment's search objects (and
+   * its breakers are shared by them): `off` when the configuration turns the cache off (`upstream.cache.enabled`),
+   * `no-binding` when the Worker has no `SHARED` binding (wrangler.toml), undefined on the simulator.
    */
   readonly cache?: "on" | "off" | "no-binding" | undefined;
   /** Lets the sources go (after their searches stopped). */
   close(): Promise<void>;
 }
 
-/** The answer objects' binding, when the Worker has one. */
-const answersOf = (env: Readonly<Record<string, unknown>>): DurableObjectNamespace | undefined => {
-  const b = env["ANSWERS"] as Partial<DurableObjectNamespace> | undefined;
+/** The shared objects' binding, when the Worker has one. */
+const sharedOf = (env: Readonly<Record<string, unknown>>): DurableObjectNamespace | undefined => {
+  const b = env["SHARED"] as Partial<DurableObjectNamespace> | undefined;
   return typeof b?.idFromName === "function" && typeof b.get === "function" ? (b as DurableObjectNamespace) : undefined;
 };
 
@@ -46,20 +46,29 @@ const answersOf = (env: Readonly<Record<string, unknown>>): DurableObjectNamespa
  * runtime pools them), so nothing outlives the instance; `close()` is still the adapter's, for callers that
  * end their sources explicitly.
  *
- * On an upstream, the sources go through the answer cache (`upstream.cache`), kept in the answer objects of the
- * `ANSWERS` binding (see `durable/answer-object.ts`): every search object of the deployment, whichever tenant it
- * serves, is answered from what another fetched within the freshness window.
+ * On an upstream, the sources go through the answer cache (`upstream.cache`) and their breakers
+ * (`upstream.breaker`) live in the shared objects of the `SHARED` binding (see `durable/shared-object.ts`):
+ * every search object of the deployment, whichever tenant it serves, is answered from what another fetched
+ * within the freshness window, and does not ask an airline another found down.
  */
 export const sourcesFor = (env: Readonly<Record<string, unknown>>): WorkerSources => {
   const setup = entrySetup(env);
   const upstream = setup.config.upstream;
   if (!upstream) return { backend: "simulator", sources: setup.simulator.sources, close: () => Promise.resolve() };
-  const direct = upstreamSourcesFor(upstream, { createFanOutSources, createUpstreamSource });
-  const namespace = answersOf(env);
+  const namespace = sharedOf(env);
+  const deployment = namespace && deploymentFingerprint(setup.config, setup.simulatorSettings);
+  const logger = jsonLinesLogger();
+  const direct = upstreamSourcesFor(
+    upstream,
+    { createFanOutSources, createUpstreamSource },
+    {
+      ...(namespace && deployment ? { breakerStore: durableBreakerStore({ namespace, deployment, logger }) } : {}),
+      onBreakerStateChange: (sourceId, state) => logger.log({ level: state === "open" ? "warn" : "info", msg: "upstream.breaker", sourceId, state }),
+    },
+  );
+  if (!namespace || !deployment) return { backend: "upstream", ...direct, cache: "no-binding" };
   if (!upstreamCacheOf(upstream).enabled) return { backend: "upstream", ...direct, cache: "off" };
-  if (!namespace) return { backend: "upstream", ...direct, cache: "no-binding" };
-  const deployment = deploymentFingerprint(setup.config, setup.simulatorSettings);
-  const { sources, cache } = cachedUpstreamSources(direct.sources, upstream, { clock: systemClock, logger: jsonLinesLogger(), store: durableAnswerStore({ namespace, deployment }) });
+  const { sources, cache } = cachedUpstreamSources(direct.sources, upstream, { clock: systemClock, logger, store: durableAnswerStore({ namespace, deployment }) });
   return {
     backend: "upstream",
     sources,

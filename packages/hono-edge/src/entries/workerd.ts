@@ -17,7 +17,7 @@ import type { ServiceConfig } from "../config/config-schema.js";
 import { toErrorResponse } from "../errors/error-table.js";
 import { InternalError } from "../errors/service-errors.js";
 import { SearchObjectCore } from "../durable/search-object.js";
-import { AnswerObjectCore } from "../durable/answer-object.js";
+import { SharedObjectCore } from "../durable/shared-object.js";
 import { systemClock } from "../clock.js";
 import { createWorkerFront } from "../durable/worker-front.js";
 import type { DurableObjectNamespace, DurableObjectState, WorkerContext } from "../durable/workers-types.js";
@@ -26,8 +26,8 @@ import { deploymentFingerprint } from "../config/deployment-fingerprint.js";
 import { entrySetup } from "./entry-env.js";
 import { sourcesFor } from "./workerd-sources.js";
 
-/** The Worker's environment: the `VOAR_*` variables and secrets, the search objects' binding and the answer objects'. */
-export type WorkerEnv = Readonly<Record<string, unknown>> & { readonly SEARCHES?: DurableObjectNamespace; readonly ANSWERS?: DurableObjectNamespace };
+/** The Worker's environment: the `VOAR_*` variables and secrets, the search objects' binding and the shared objects'. */
+export type WorkerEnv = Readonly<Record<string, unknown>> & { readonly SEARCHES?: DurableObjectNamespace; readonly SHARED?: DurableObjectNamespace };
 
 /**
  * The configuration of the Worker and its objects. Issued tokens are checked by the Worker and again by the
@@ -75,15 +75,15 @@ export default {
 };
 
 /**
- * The Durable Object class of one cached upstream answer (wrangler.toml: `ANSWERS` binding, `class_name =
- * "AnswerObject"`): the answer cache shared by every search object of the deployment. Without the binding the
- * Worker searches without the cache (`worker.ready` says so).
+ * The Durable Object class of what the search objects share about the upstream (wrangler.toml: `SHARED` binding,
+ * `class_name = "SharedObject"`): one object per cached answer, one per airline's breaker. Without the binding
+ * the Worker searches without the answer cache and with breakers per search object (`worker.ready` says so).
  */
-export class AnswerObject {
-  private readonly core: AnswerObjectCore;
+export class SharedObject {
+  private readonly core: SharedObjectCore;
 
   constructor(state: DurableObjectState, _env: WorkerEnv) {
-    this.core = new AnswerObjectCore(state, systemClock);
+    this.core = new SharedObjectCore(state, systemClock);
   }
 
   fetch(request: Request): Promise<Response> {

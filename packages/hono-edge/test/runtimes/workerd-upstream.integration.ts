@@ -1,4 +1,4 @@
-import { createFakeUpstream, liveBackend, serveOnNode, type ConsultarBackend, type FakeUpstream, type ServedOnNode } from "@voar/testing";
+import { createFakeUpstream, liveBackend, serveOnNode, type ConsultarBackend, type FakeUpstream, type FaultRule, type ServedOnNode } from "@voar/testing";
 import { createSimulator } from "@voar/testing/simulator";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -31,7 +31,7 @@ afterEach(async () => {
 });
 
 /** The fake upstream on 127.0.0.1; its simulated airlines answer after `latencyMs`. */
-const startUpstream = async (latencyMs: number): Promise<Upstream> => {
+const startUpstream = async (latencyMs: number, faults: readonly FaultRule[] = []): Promise<Upstream> => {
   const asked: number[] = [];
   const live = liveBackend({ sources: createSimulator({ latencyMs }).sources });
   const logging: ConsultarBackend = {
@@ -42,7 +42,7 @@ const startUpstream = async (latencyMs: number): Promise<Upstream> => {
     },
     close: () => live.close(),
   };
-  const fake = createFakeUpstream({ backend: logging, auth: { accounts: [ACCOUNT] } });
+  const fake = createFakeUpstream({ backend: logging, auth: { accounts: [ACCOUNT] }, faults });
   const served = await serveOnNode(fake.app.fetch);
   cleanup.push(
     () => fake.close(),
@@ -168,7 +168,7 @@ describe("workerd on a real upstream (VOAR_UPSTREAM_* bindings, @voar/http-adapt
     }
   });
 
-  it("a second agency asking the same route is answered from the answer objects (ANSWERS): the upstream is not asked again", async () => {
+  it("a second agency asking the same route is answered from the shared objects (SHARED): the upstream is not asked again", async () => {
     const upstream = await startUpstream(300);
     const { server } = await start(upstreamBindings(upstream, { VOAR_API_KEYS: `acme:${API_KEY},other:${OTHER_KEY}` }));
     const query = { Origem: "CNF", Destino: "GIG", Ida: daysAhead(22), QuantidadePorPagina: 100 };
@@ -186,6 +186,26 @@ describe("workerd on a real upstream (VOAR_UPSTREAM_* bindings, @voar/http-adapt
     expect(secondDone["TotalItens"]).toBe(firstDone["TotalItens"]);
     expect(upstream.asked.length).toBe(askedBefore);
     expect(upstream.fake.stats.searches).toBe(searchesBefore);
+  });
+
+  it("an airline one search found down is not asked by the next search's object until its cool-down ends (breakers in SHARED)", async () => {
+    // Every search request of the upstream fails with 503 (its login works).
+    const upstream = await startUpstream(200, [{ at: 1, through: "end", fault: { kind: "status", status: 503 } }]);
+    const { server } = await start(upstreamBindings(upstream, { VOAR_API_KEYS: `acme:${API_KEY},other:${OTHER_KEY}` }));
+    const first = await consultar(server, { Origem: "CNF", Destino: "GRU", Ida: daysAhead(23), QuantidadePorPagina: 100 });
+    expect(first.status, first.text.slice(0, 300)).toBe(200);
+    const failed = (await pollToCompletion(server, first.body["Token"], 502)).at(-1)!.body;
+    expect(fontes(failed).map((f) => f.Estado)).toEqual(["falhou", "falhou"]);
+    const asked = upstream.fake.stats.searches;
+    // The same failures in a row opened each airline's breaker (3 in a row: the first attempt and its retries).
+    expect(asked).toBeGreaterThanOrEqual(6);
+    // Another agency, another route: another search object, whose sources have never failed themselves.
+    const second = await consultar(server, { Origem: "BSB", Destino: "SSA", Ida: daysAhead(24), QuantidadePorPagina: 100 }, OTHER_KEY);
+    expect(second.status, second.text.slice(0, 300)).toBe(200);
+    const refused = (await pollToCompletion(server, second.body["Token"], 502, OTHER_KEY)).at(-1)!.body;
+    expect(upstream.fake.stats.searches).toBe(asked);
+    const sources = (refused["Progresso"] as { Fontes: { Estado: string; Erro?: string; Retentavel?: boolean }[] }).Fontes;
+    for (const f of sources) expect(f).toMatchObject({ Estado: "falhou", Retentavel: true, Erro: expect.stringMatching(/indisponível/) });
   });
 
   it("Mode B goes to the upstream's OTA comparison (Companhia 1300); with VOAR_UPSTREAM_OTAS=false it is not asked", async () => {

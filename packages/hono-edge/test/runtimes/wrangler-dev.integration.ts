@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,13 +26,17 @@ const freePort = () =>
   });
 
 let child: ChildProcess;
+let persistTo: string | undefined;
 let baseUrl: string;
 let output = "";
 
 beforeAll(async () => {
   const port = await freePort();
   // The package script itself, through pnpm as a developer runs it; its own process group, so that stopping it stops workerd too.
-  child = spawn("pnpm", ["run", "dev:worker", "--port", String(port), "--ip", "127.0.0.1"], {
+  // Its Durable Objects' storage in a folder of its own: wrangler keeps `.wrangler/state` across runs, where an
+  // earlier run's completed search of the same query would answer at once, in one event.
+  persistTo = await mkdtemp(path.join(tmpdir(), "voar-wrangler-dev-"));
+  child = spawn("pnpm", ["run", "dev:worker", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persistTo], {
     cwd: PACKAGE_DIR,
     env: { ...process.env, CI: "true", FORCE_COLOR: "0" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -50,6 +56,15 @@ beforeAll(async () => {
     child.once("exit", (code) => reject(new Error(`wrangler dev exited (${code}):\n${output.slice(-3_000)}`)));
   });
   baseUrl = `http://127.0.0.1:${port}`;
+  // wrangler 3 restarts its custom build once right after starting (it reports a change of the watched `src`
+  // folder itself) and reloads the server after "Ready": a request sent at once may be cut by that reload. Wait
+  // until its output has been quiet for 2 s, as a developer would wait for the console to settle.
+  const settledBy = Date.now() + 30_000;
+  for (let seen = output.length; Date.now() < settledBy; ) {
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    if (output.length === seen) break;
+    seen = output.length;
+  }
 }, 120_000);
 
 /** Signals the whole process group (pnpm, wrangler, workerd); a group already gone is what stopping wanted. */
@@ -61,13 +76,19 @@ const signalGroup = (signal: NodeJS.Signals) => {
   }
 };
 
-afterAll(async () => {
+/** Stops wrangler dev and its workerd (their process group). */
+const stopChild = async (): Promise<void> => {
   if (child?.pid === undefined || child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once("exit", resolve));
   signalGroup("SIGTERM");
   const force = setTimeout(() => signalGroup("SIGKILL"), 5_000);
   await exited;
   clearTimeout(force);
+};
+
+afterAll(async () => {
+  await stopChild();
+  if (persistTo) await rm(persistTo, { recursive: true, force: true });
 });
 
 describe("wrangler dev (pnpm --filter @voar/hono-edge dev:worker), offline", () => {

@@ -1,14 +1,17 @@
 /**
- * The answer cache's store on Workers: one answer object per key, its answer kept in storage (cut in chunks that
- * fit a value's limit), read back whole until its TTL, gone at its alarm; two deployments on one namespace
- * never read each other's answers; and the cache over it shares an answer between two searches.
+ * What a Worker's search objects share, in shared objects: the answer cache's store (one object per key, its
+ * answer kept in storage cut in chunks that fit a value's limit, read back whole until its TTL, gone at its
+ * alarm; two deployments on one namespace never read each other's answers; the cache over it shares an answer
+ * between two searches) and the upstream breakers' store (opened by one search object, seen by the next; one
+ * probe after the cool-down; kept in memory while the objects cannot answer).
  */
 import type { Offer } from "@voar/core";
 import { createSimulator } from "@voar/testing";
 import { search, type SearchQuery } from "@voar/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { systemClock } from "../../src/clock.js";
-import { AnswerObjectCore, durableAnswerStore } from "../../src/durable/answer-object.js";
+import { SharedObjectCore } from "../../src/durable/shared-object.js";
+import { durableAnswerStore, durableBreakerStore } from "../../src/durable/shared-stores.js";
 import type { DurableObjectNamespace } from "../../src/durable/workers-types.js";
 import type { CachedAnswer } from "../../src/sources/answer-store.js";
 import { createAnswerCache } from "../../src/sources/cached-sources.js";
@@ -17,14 +20,14 @@ import { memoryObjectState } from "./memory-storage.js";
 beforeEach(() => vi.useFakeTimers({ now: new Date("2026-03-01T12:00:00Z") }));
 afterEach(() => vi.useRealTimers());
 
-/** A namespace of answer objects in memory: each name its object, made when first asked (as the runtime does). */
+/** A namespace of shared objects in memory: each name its object, made when first asked (as the runtime does). */
 const answerObjects = () => {
-  const objects = new Map<string, { core: AnswerObjectCore; object: ReturnType<typeof memoryObjectState> }>();
+  const objects = new Map<string, { core: SharedObjectCore; object: ReturnType<typeof memoryObjectState> }>();
   const objectOf = (name: string) => {
     let o = objects.get(name);
     if (!o) {
-      const object = memoryObjectState(`answer-${objects.size}`);
-      o = { core: new AnswerObjectCore(object.state, systemClock), object };
+      const object = memoryObjectState(`shared-${objects.size}`);
+      o = { core: new SharedObjectCore(object.state, systemClock), object };
       objects.set(name, o);
     }
     return o;
@@ -50,7 +53,7 @@ const answerOf = (n: number, pad = 200): CachedAnswer => ({
   offers: Array.from({ length: n }, (_, i) => ({ id: `offer-${i}`, sourceId: "upstream:latam", note: `ç${"x".repeat(pad)}` }) as unknown as Offer),
 });
 
-describe("the answer objects", () => {
+describe("answers in the shared objects", () => {
   it("keep an answer until its TTL, read back whole, and delete it at the alarm", async () => {
     const { namespace, objects } = answerObjects();
     const store = durableAnswerStore({ namespace, deployment: "deploy-a" });
@@ -124,5 +127,61 @@ describe("the answer objects", () => {
     await vi.advanceTimersByTimeAsync(100);
     expect(second()).toEqual(first());
     expect(calls).toBe(1);
+  });
+});
+
+describe("breakers in the shared objects", () => {
+  const settings = { failureThreshold: 3, cooldownMs: 30_000, probeTimeoutMs: 10_000 };
+
+  it("opened by one search object's failures, seen by another's; one probe after the cool-down; closed by its success", async () => {
+    const { namespace } = answerObjects();
+    // Two search objects: each its own store over the same namespace, as two objects of the Worker make them.
+    const [a, b] = [durableBreakerStore({ namespace, deployment: "deploy-a" }), durableBreakerStore({ namespace, deployment: "deploy-a" })];
+    const now = () => Date.now();
+    for (let i = 0; i < 3; i++) {
+      expect(await a.admit("upstream:gol", settings, now())).toMatchObject({ allowed: true });
+      await a.record("upstream:gol", "failure", settings, now());
+    }
+    expect(await b.admit("upstream:gol", settings, now())).toEqual({ allowed: false, state: "open", retryAfterMs: 30_000 });
+    expect(await b.admit("upstream:latam", settings, now())).toMatchObject({ allowed: true, state: "closed" });
+    // Another deployment on the same namespace: its own breakers.
+    expect(await durableBreakerStore({ namespace, deployment: "deploy-b" }).admit("upstream:gol", settings, now())).toMatchObject({ allowed: true });
+    vi.setSystemTime(now() + 30_000);
+    expect(await b.admit("upstream:gol", settings, now())).toEqual({ allowed: true, state: "half-open" });
+    expect(await a.admit("upstream:gol", settings, now())).toMatchObject({ allowed: false, state: "half-open" });
+    expect(await b.record("upstream:gol", "success", settings, now())).toBe("closed");
+    expect(await a.admit("upstream:gol", settings, now())).toMatchObject({ allowed: true, state: "closed" });
+  });
+
+  it("while the objects cannot answer, the breakers live in memory, and the switch is logged once each way", async () => {
+    const { namespace } = answerObjects();
+    let down = true;
+    const flaky = { ...namespace, get: (id: Parameters<typeof namespace.get>[0]) => (down ? { fetch: () => Promise.reject(new Error("object unreachable")) } : namespace.get(id)) };
+    const logs: { msg: string; level: string }[] = [];
+    const store = durableBreakerStore({ namespace: flaky, deployment: "deploy-a", logger: { log: (r) => logs.push(r) } });
+    for (let i = 0; i < 3; i++) {
+      await store.admit("upstream:gol", settings, Date.now());
+      await store.record("upstream:gol", "failure", settings, Date.now());
+    }
+    // Kept in memory meanwhile: still open in this search object.
+    expect(await store.admit("upstream:gol", settings, Date.now())).toMatchObject({ allowed: false, state: "open" });
+    down = false;
+    expect(await store.admit("upstream:azul", settings, Date.now())).toMatchObject({ allowed: true });
+    expect(logs.map((l) => [l.level, l.msg])).toEqual([
+      ["warn", "breaker.fallback"],
+      ["info", "breaker.shared"],
+    ]);
+  });
+
+  it("a breaker's record is gone at its alarm once it has outlived its cool-down and probe", async () => {
+    const { namespace, objects } = answerObjects();
+    const store = durableBreakerStore({ namespace, deployment: "deploy-a" });
+    for (let i = 0; i < 3; i++) await store.record("upstream:gol", "failure", settings, Date.now());
+    const { object, core } = holding(objects);
+    const at = object.alarm()!;
+    expect(at).toBe(Date.now() + 2 * (30_000 + 10_000) + 60_000);
+    vi.setSystemTime(at);
+    await object.fire(() => core.alarm());
+    expect(object.data.size).toBe(0);
   });
 });
