@@ -29,6 +29,10 @@ const versions = (empty: StringMap<number>, ops: readonly { key: string; value: 
 const contents = (m: StringMap<number>) => ({ size: m.size, entries: [...m].sort(([a], [b]) => (a < b ? -1 : 1)), got: KEYS.map((k) => m.get(k)) });
 const expected = (model: Map<string, number>) => ({ size: model.size, entries: [...model].sort(([a], [b]) => (a < b ? -1 : 1)), got: KEYS.map((k) => model.get(k)) });
 
+// Each property compares every version of 60 runs with its model: seconds alone, but on a busy two-core machine
+// (the other packages' tests beside it) past the default 20 s. Nothing here is about speed.
+const PROPERTY_TIMEOUT_MS = 120_000;
+
 describe("StringMap (properties)", () => {
   it("holds what a Map holds after the same sets and deletes, and every earlier version stays as it was", () => {
     fc.assert(
@@ -38,7 +42,7 @@ describe("StringMap (properties)", () => {
       }),
       { numRuns: 60 },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 
   it("keeps keys apart when their hashes collide, wholly or in part", () => {
     // Few distinct hashes: keys share their first five 5-bit fragments (n % 7 in each), differ or not in
@@ -54,7 +58,7 @@ describe("StringMap (properties)", () => {
       }),
       { numRuns: 60 },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 
   it("answers itself when a set or a delete changes nothing", () => {
     const m = StringMap.of([["a", 1], ["b", 2]]);
