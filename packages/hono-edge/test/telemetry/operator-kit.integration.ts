@@ -7,7 +7,6 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createFakeUpstream, liveBackend, serveOnNode } from "@voar/testing";
@@ -16,6 +15,7 @@ import { parse, stringify } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { daysAhead, type Envelope } from "../contract/contract-target.js";
 import { REPO_DIR } from "../deploy/support/deploy-files.js";
+import { freePort } from "../redis/support/own-redis.js";
 import { startVoarServer, type VoarServer } from "../redis/support/voar-server.js";
 
 const KEYS = { acme: "kit-acme-key-0123456789", other: "kit-other-key-0123456789" };
@@ -25,16 +25,6 @@ const found = (tool: string) => spawnSync("sh", ["-c", `command -v ${tool}`]).st
 const tools = found("prometheus") && found("promtool");
 
 if (!tools && process.env["CI"] === "true") throw new Error("prometheus and promtool are needed here (.ci/run installs Debian's prometheus package)");
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 const cleanup: (() => Promise<unknown> | unknown)[] = [];
 afterAll(async () => {
