@@ -35,6 +35,8 @@ export interface UpstreamContext {
   readonly offerValidityMs: number;
   /** Learned completion times of the fan-out's sources, which pace their polls. */
   readonly completions: CompletionTimes;
+  /** Takes one request of the running search's budget, throwing `RequestBudgetExhausted` when none is left (a login it needs). */
+  readonly charge?: (() => void) | undefined;
 }
 
 /** How long a held lease may be resumed. */

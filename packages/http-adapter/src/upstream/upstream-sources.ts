@@ -14,7 +14,10 @@ import { protectedTransport, searchBudgets, type SearchBudgets } from "./source-
 /** The context one search of source `id` runs with: its requests through the source's breaker and the search's budget. */
 const guarded = (ctx: UpstreamContext, id: string, query: SearchQuery, budgets: SearchBudgets | undefined): UpstreamContext => {
   const transport = protectedTransport(ctx.protection, ctx.transport, id, query, budgets);
-  return transport === ctx.transport ? ctx : { ...ctx, transport };
+  if (transport === ctx.transport) return ctx;
+  // A login the search needs is one of its requests too.
+  const charge = budgets && (() => budgets.charge(query, Date.now()));
+  return { ...ctx, transport, charge };
 };
 
 /** A source backed by an upstream; `close()` releases the connections its transport owns. */
