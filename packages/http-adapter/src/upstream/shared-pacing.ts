@@ -17,6 +17,8 @@ const MIN_WAIT_MS = 250;
 export interface Awaited {
   /** Its learned completion time, from the search's first answer (ms); undefined while unknown. */
   readonly expectedMs: number | undefined;
+  /** Whether it is expected to bring offers (it brought none on this route lately: not polled for, fetched with the others). Default true. */
+  readonly bringsOffers?: boolean | undefined;
 }
 
 /**
@@ -31,17 +33,21 @@ export interface Awaited {
  */
 export const sharedPollDelay = (backoffMs: number, elapsedMs: number, awaited: readonly Awaited[]): number => {
   if (awaited.length === 0) return backoffMs;
+  if (awaited.some((a) => a.expectedMs === undefined)) return backoffMs;
+  // Polled for: the airlines bringing offers; once none is left, one poll when the last of the others is due.
+  const wanted = awaited.filter((a) => a.bringsOffers !== false);
+  const latest = Math.max(...awaited.map((a) => a.expectedMs!));
+  const times = wanted.length > 0 ? wanted.map((a) => a.expectedMs!) : [latest];
   let first = Infinity;
   let lateWait = Infinity;
-  for (const a of awaited) {
-    if (a.expectedMs === undefined) return backoffMs;
-    if (a.expectedMs > elapsedMs) first = Math.min(first, a.expectedMs);
-    else lateWait = Math.min(lateWait, Math.min(backoffMs, Math.max(500, a.expectedMs / 10)));
+  for (const t of times) {
+    if (t > elapsedMs) first = Math.min(first, t);
+    else lateWait = Math.min(lateWait, Math.min(backoffMs, Math.max(500, t / 10)));
   }
   let aim = Infinity;
   if (first !== Infinity) {
     let last = first;
-    for (const a of awaited) if (a.expectedMs! > last && a.expectedMs! <= first + GROUP_MS) last = a.expectedMs!;
+    for (const t of times) if (t > last && t <= first + GROUP_MS) last = t;
     aim = last - elapsedMs + AIM_AFTER_MS;
   }
   return Math.max(MIN_WAIT_MS, Math.round(Math.min(aim, lateWait)));

@@ -152,6 +152,7 @@ export class SharedSearch {
     let pollId = held && Date.now() - held.at < LEASE_TTL_MS ? held.leaseId : undefined;
     let resuming = pollId !== undefined;
     const readContext = { airports: ctx.airports, sourceId: this.o.runId, query };
+    const route = `${query.origin}-${query.destination}`;
     const reader = new AnswerReader(readContext);
     const changes = new OfferChanges();
     const bodyFor = (page: number) => (pollId ? { LeaseId: pollId, ...pagingOf(query, page, ctx.pageSize) } : searchRequestBody(query, page, ctx.pageSize));
@@ -197,8 +198,8 @@ export class SharedSearch {
       // An airline is done with every offer it has: the pages after the first, when the answer has them.
       const rest = finished.length > 0 && pagesOf(result.json) > 1 ? await readPages(ctx, bodyFor, pagesOf(result.json), readContext, signal, trace) : [];
       const fresh = withFreshness(changes.of(stableOfferIds([...answer.offers, ...rest])), Date.now(), ctx.offerValidityMs, answeredFromCache(result.json));
-      if (!first) this.learn(finished, sentAt - firstAnswerAt, lastPollAt - firstAnswerAt);
       this.take(fresh, finished);
+      this.learn(finished, first ? undefined : sentAt - firstAnswerAt, lastPollAt - firstAnswerAt);
       lastPollAt = sentAt;
       if (answer.completed) {
         ctx.leases.delete(leaseKey);
@@ -210,7 +211,10 @@ export class SharedSearch {
         this.state = "stopped"; // nobody waits for anything more of it
         return;
       }
-      const expected = awaited.map((a) => ({ expectedMs: ctx.completions.expected(this.o.sourceIdOf.get(a)!) }));
+      const expected = awaited.map((a) => {
+        const id = this.o.sourceIdOf.get(a)!;
+        return { expectedMs: ctx.completions.expected(id), bringsOffers: ctx.yields.expects(id, route) };
+      });
       const elapsed = Date.now() - firstAnswerAt;
       // Until the first offers come (and for a few seconds at most), the first step of the backoff again and
       // again: the fastest airline's flights then show within that step of its answer.
@@ -219,13 +223,19 @@ export class SharedSearch {
     }
   }
 
-  /** Learns each finished airline's time: seen done `afterMs` after the first answer; the previous poll went `beforeMs` after it. */
-  private learn(finished: readonly number[], afterMs: number, beforeMs: number): void {
+  /**
+   * Learns of each finished airline whether it brought offers on the route, and its time: seen done `afterMs`
+   * after the first answer (undefined at the first answer: an upstream's cached search tells nothing of it); the
+   * previous poll went `beforeMs` after it.
+   */
+  private learn(finished: readonly number[], afterMs: number | undefined, beforeMs: number): void {
+    const route = `${this.o.query.origin}-${this.o.query.destination}`;
     for (const airline of finished) {
       const id = this.o.sourceIdOf.get(airline)!;
+      this.o.ctx.yields.record(id, route, (this.batches.get(airline) ?? []).reduce((n, b) => n + b.length, 0));
       const expected = this.o.ctx.completions.expected(id);
       // Found done at the first poll at or after its expected time: it may have answered well before.
-      this.o.ctx.completions.record(id, Math.max(0, afterMs), expected !== undefined && beforeMs < expected);
+      if (afterMs !== undefined) this.o.ctx.completions.record(id, Math.max(0, afterMs), expected !== undefined && beforeMs < expected);
     }
   }
 

@@ -8,6 +8,7 @@ import { observedTransport, type UpstreamObserver } from "../transport/observed-
 import { AuthSession, type LoginState } from "./auth-session.js";
 import type { LoginStore } from "./login-store.js";
 import { CompletionTimes } from "./completion-times.js";
+import { RouteYields } from "./route-yields.js";
 import type { UpstreamCredentials } from "./credentials.js";
 import { DEFAULT_OFFER_VALIDITY_MS } from "./offer-freshness.js";
 import { pollingWith, type PollingOptions } from "./poll-pacing.js";
@@ -76,5 +77,6 @@ export const upstreamContext = (options: UpstreamOptions, bare: HttpTransport): 
     leases: new Map(),
     offerValidityMs: options.offerValidityMs ?? DEFAULT_OFFER_VALIDITY_MS,
     completions: new CompletionTimes(),
+    yields: new RouteYields(),
   };
 };

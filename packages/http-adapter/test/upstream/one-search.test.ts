@@ -58,9 +58,11 @@ describe("one all-airlines upstream search, followed by each airline", () => {
       expect(last.completion).not.toBe("deadline");
       expect(last.sources.map((p) => [p.name, p.state])).toEqual(sources.map((s) => [s.name, "done"]));
       firsts.push(run.firstOfferAt()!);
-      // Each airline's flights show within a second and a half of its answer, not when the slowest answers.
+      // Each airline's flights show soon after its answer, not when the slowest answers (TAP, Copa, American and
+      // Iberia fly nothing on this route: once learned, they are fetched with the others, not polled for).
       const at = (name: string) => run.times[run.snapshots.findIndex((s) => s.sources.find((p) => p.name === name)!.state === "done")]!;
-      expect(at("TAP")).toBeLessThanOrEqual(800 + 1_000);
+      expect(at("LATAM")).toBeLessThanOrEqual(1_200 + 1_000);
+      expect(at("Azul")).toBeLessThanOrEqual(4_000 + 3_000);
       expect(at("GOL")).toBeLessThanOrEqual(25_000 + 10_000);
     }
     // The first result within a second of the fastest airline's answer (LATAM, 1.2 s: TAP flies nothing here).

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sharedPollDelay } from "../../src/upstream/shared-pacing.js";
 import { activeAirlines, airlineOfProvider } from "../../src/upstream/provider-names.js";
+import { RouteYields } from "../../src/upstream/route-yields.js";
 
 describe("the pace of an all-airlines upstream search", () => {
   it("waits on the backoff while an awaited airline's time is unknown", () => {
@@ -13,10 +14,29 @@ describe("the pace of an all-airlines upstream search", () => {
     expect(sharedPollDelay(1_000, 2_000, [{ expectedMs: 25_000 }, { expectedMs: 45_000 }])).toBe(23_100);
   });
 
+  it("does not poll for an airline that brought nothing on the route lately: one poll completes those at the end", () => {
+    const route = [{ expectedMs: 800, bringsOffers: false }, { expectedMs: 1_200 }, { expectedMs: 12_000, bringsOffers: false }, { expectedMs: 25_000 }, { expectedMs: 45_000, bringsOffers: false }];
+    expect(sharedPollDelay(1_000, 0, route)).toBe(1_300);
+    expect(sharedPollDelay(1_000, 2_000, route.slice(2))).toBe(23_100);
+    expect(sharedPollDelay(1_000, 26_000, route.slice(4))).toBe(19_100);
+  });
+
   it("asks again soon for an airline that is late, never later than the backoff's step", () => {
     expect(sharedPollDelay(10_000, 46_000, [{ expectedMs: 45_000 }])).toBe(4_500);
     expect(sharedPollDelay(10_000, 2_000, [{ expectedMs: 1_200 }])).toBe(500);
     expect(sharedPollDelay(300, 46_000, [{ expectedMs: 45_000 }])).toBe(300);
+  });
+});
+
+describe("the yields remembered by route", () => {
+  it("an airline that brought nothing on a route is not expected there, until a search of it brings offers", () => {
+    const yields = new RouteYields();
+    expect(yields.expects("upstream:iberia", "CNF-SDU")).toBe(true);
+    yields.record("upstream:iberia", "CNF-SDU", 0);
+    expect(yields.expects("upstream:iberia", "CNF-SDU")).toBe(false);
+    expect(yields.expects("upstream:iberia", "GRU-MAD")).toBe(true);
+    yields.record("upstream:iberia", "CNF-SDU", 3);
+    expect(yields.expects("upstream:iberia", "CNF-SDU")).toBe(true);
   });
 });
 
