@@ -20,7 +20,7 @@ import {
   type ResultView,
 } from "../query/result-view.js";
 import { mergedOrder, mergedSize } from "./merged-order.js";
-import { roundTripPairs, type RoundTripPair } from "./round-trip.js";
+import { filterPair, roundTripPairs, type RoundTripPair } from "./round-trip.js";
 import { byDeparture, groupOffers } from "./select.js";
 import type { GroupCounts, MetaView, PageView, PriceGroupView } from "./views.js";
 
@@ -170,18 +170,12 @@ const viewPairs = (s: SearchSnapshot, view: ResultView, airports: AirportDirecto
   if (cached) return cached;
   const f = view.filters;
   const all = roundTripPairs(s, airports);
+  const accept = (o: Offer) => itineraryMatches(f, o);
   const kept: RoundTripPair[] = hasFilters(f)
-    ? all
-        .map((p): RoundTripPair | undefined => {
-          if (!groupValuesMatch(f, p.carrier.iata, p.cash) || !priceMatches(f, p.price)) return undefined;
-          // Only combinations whose both halves pass, so what is listed still combines at the group's price.
-          const combos = p.combos.filter(([o, r]) => itineraryMatches(f, o) && itineraryMatches(f, r));
-          if (combos.length === 0) return undefined;
-          const outIds = new Set(combos.map(([o]) => o.id));
-          const backIds = new Set(combos.map(([, r]) => r.id));
-          return { ...p, combos, outbound: p.outbound.filter((o) => outIds.has(o.id)), inbound: p.inbound.filter((r) => backIds.has(r.id)) };
-        })
-        .filter((p): p is RoundTripPair => p !== undefined)
+    ? all.flatMap((p) =>
+        // Only alternatives that pass and still combine at the group's price with one that passes the other way.
+        groupValuesMatch(f, p.carrier.iata, p.cash) && priceMatches(f, p.price) ? (filterPair(p, accept) ?? []) : [],
+      )
     : all.slice();
   kept.sort(pairOrder(view.sort));
   if (!byView) pairsCache.set(s, (byView = new Map()));
@@ -285,7 +279,7 @@ export const modeAPage = (
     validatingCarrier: p.carrier,
     outbound: p.outbound,
     inbound: p.inbound,
-    pricedBy: p.combos[0],
+    pricedBy: p.pricedBy,
     passengers,
   }));
   const meta = metaOf(s, airports, roundTripPairs(s, airports).length, () => roundTripCounts(s, airports));
