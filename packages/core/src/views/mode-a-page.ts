@@ -37,12 +37,15 @@ export interface ModeAPage {
 const pageOf = (totalItems: number, page: number, pageSize: number): PageView => ({
   currentPage: page,
   pageSize,
-  totalPages: Math.ceil(totalItems / pageSize),
+  totalPages: pageSize > 0 ? Math.ceil(totalItems / pageSize) : 0,
   totalItems,
 });
 
-/** The size of the one page that holds every group (at least 1, as `pagination.pageSize` must be). */
-const sizeOf = (pageSize: number | "all", totalItems: number): number => (pageSize === "all" ? Math.max(1, totalItems) : pageSize);
+/**
+ * The page size asked, or, for the one page that holds every group, the number of groups: 0 while there is
+ * none (with `totalPages` 0, as an empty result of any page size), never a size of 1 that no page has.
+ */
+const sizeOf = (pageSize: number | "all", totalItems: number): number => (pageSize === "all" ? totalItems : pageSize);
 
 /** The members of a group that pass the itinerary filters, by departure; empty when none does. */
 const matchingMembers = (s: SearchSnapshot, g: Group, f: ResultFilters): Offer[] => {
