@@ -14,7 +14,7 @@
  *   answer is cached. A run that fails is not cached; the engine retries as it would the source.
  * Offers without freshness members get the time they came (`seenAt`) and `validUntil` `freshMs + staleMs`
  * later: an offer is current for as long as the cache may serve it. An answer any of whose offers stops being
- * current within {@link MIN_VALIDITY_LEFT_MS} is not served at all (a miss): no search shows a price past its
+ * current within {@link MIN_VALIDITY_LEFT_MS} (half their life, if shorter) is not served at all (a miss): no search shows a price past its
  * `validUntil`.
  */
 import { context, type Context } from "@opentelemetry/api";
@@ -25,7 +25,7 @@ import { earliestValidUntil } from "../search/offer-validity.js";
 import { AnswerFlight } from "./answer-flight.js";
 import type { AnswerStore } from "./answer-store.js";
 
-/** An answer whose earliest offer stops being current within this is not served (a search lasts up to a minute). */
+/** An answer whose earliest offer stops being current within this (or half its offers' life, if shorter) is not served: a search lasts up to a minute. */
 export const MIN_VALIDITY_LEFT_MS = 60_000;
 
 /** What a lookup found: a fresh answer, a stale one (served and refreshed), or none. */
@@ -69,6 +69,8 @@ const cachedQuery = (source: SearchSource, query: SearchQuery): SearchQuery =>
  */
 export const createAnswerCache = (o: AnswerCacheOptions): AnswerCache => {
   const flights = new Map<string, AnswerFlight>();
+  // The least validity an answer must have left to be served: a minute, or half an offer's life if that is shorter.
+  const validityLeft = Math.min(MIN_VALIDITY_LEFT_MS, (o.freshMs + o.staleMs) / 2);
 
   const stamp = (batch: readonly Offer[], now: number): readonly Offer[] =>
     batch.some((x) => x.seenAt === undefined) ? batch.map((x) => (x.seenAt !== undefined ? x : { ...x, seenAt: now, validUntil: x.validUntil ?? now + o.freshMs + o.staleMs })) : batch;
@@ -123,7 +125,7 @@ export const createAnswerCache = (o: AnswerCacheOptions): AnswerCache => {
       const running = flights.get(key);
       const found = running ? undefined : await lookup(key, source.id);
       // An answer is served only while its offers stay current through a search (never past their `validUntil`).
-      const cached = found && (earliestValidUntil(found.offers) ?? Infinity) - o.clock.now() >= MIN_VALIDITY_LEFT_MS ? found : undefined;
+      const cached = found && (earliestValidUntil(found.offers) ?? Infinity) - o.clock.now() >= validityLeft ? found : undefined;
       const age = cached ? o.clock.now() - cached.storedAt : Infinity;
       if (cached && age < o.freshMs) {
         o.onCacheLookup?.("hit", source.id);
