@@ -35,6 +35,7 @@ export {
   savingPercent,
   serviceFeeOf,
   type Baggage,
+  type ListedFare,
   type MilesPrice,
   type Offer,
   type PassengerFare,

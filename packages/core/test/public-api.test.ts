@@ -52,6 +52,7 @@ const PUBLIC_API: Record<string, Record<string, string>> = {
     Itinerary: "interface",
     LIVELO: "const",
     Leg: "interface",
+    ListedFare: "interface",
     MalformedPayload: "class",
     MetaView: "interface",
     MilesPrice: "interface",

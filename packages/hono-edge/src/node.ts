@@ -36,6 +36,8 @@ import { upstreamCacheOf } from "./config/deploy-schema.js";
 import type { AnswerStore } from "./sources/answer-store.js";
 import { createPromMetrics, serveMetrics, type PromMetrics } from "./entries/node-metrics.js";
 import { startNodeTracing } from "./entries/node-tracing.js";
+import { logLoginState } from "./sources/upstream-login.js";
+import type { LoginState } from "@voar/http-adapter/fetch";
 
 const env = process.env;
 // First, so that every span of the service is recorded (only when OTEL_EXPORTER_OTLP_ENDPOINT is set).
@@ -85,6 +87,10 @@ interface Backend {
   readonly storeKind: "memory" | "redis";
   /** The Redis keys' prefix, the deployment's fingerprint in it (with `store.redis`). */
   readonly keyPrefix: string | undefined;
+  /** Where the upstream's logins stand (`/ready`), with an upstream. */
+  readonly upstreamLogin: (() => LoginState) | undefined;
+  /** Logs in to the upstream at start (its state then in `/ready`). */
+  warmUp(signal: AbortSignal): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -98,6 +104,8 @@ const wholeNumber = (name: string): number | undefined => {
 const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, metrics: PromMetrics | undefined): Promise<Backend> => {
   const closers: (() => Promise<void>)[] = [];
   let sources: readonly SearchSource[];
+  let upstreamLogin: Backend["upstreamLogin"];
+  let warmUp: Backend["warmUp"] = () => Promise.resolve();
   const simulator = { latencyMs: wholeNumber("VOAR_SIMULATOR_LATENCY_MS"), seed: wholeNumber("VOAR_SIMULATOR_SEED") };
   const redis = config.store.redis;
   const redisModule = redis ? await loadOptional(() => import("./redis/index.js"), "ioredis", "store.redis") : undefined;
@@ -111,6 +119,10 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, m
     const breakerStore = connection && redisModule?.redisBreakerStore({ redis: connection, keyPrefix, logger: log });
     const upstream = upstreamSourcesFor(config.upstream, await import("@voar/http-adapter"), {
       breakerStore,
+      // One login for every instance (the token and the claim on the next login in Redis), each change of its state logged once.
+      loginStore: connection && redisModule?.redisLoginStore({ redis: connection, keyPrefix, logger: log }),
+      onLoginStateChange: logLoginState(log),
+      sourceTimeoutMs: config.search.sourceTimeoutMs,
       // An airline's breaker opening (or closing again) is the operator's news, once per change seen by this instance.
       onBreakerStateChange: (sourceId, state) => log.log({ level: state === "open" ? "warn" : "info", msg: "upstream.breaker", sourceId, state }),
       // Upstream exchanges counted and timed, and each airline's breaker state as a gauge.
@@ -118,6 +130,8 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, m
     });
     closers.push(() => upstream.close());
     sources = upstream.sources;
+    upstreamLogin = upstream.login;
+    warmUp = upstream.warmUp;
   } else {
     const { createSimulator } = await loadOptional(() => import("@voar/testing/simulator"), "@voar/testing", "the embedded simulator (no upstream configured)");
     const { latencyMs, seed } = simulator;
@@ -159,6 +173,8 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, m
     backend: config.upstream ? "upstream" : "simulator",
     storeKind: redis ? "redis" : "memory",
     keyPrefix,
+    upstreamLogin,
+    warmUp,
     close: async () => {
       await Promise.allSettled(closers.map((close) => close()));
     },
@@ -189,6 +205,7 @@ const app = (() => {
       load,
       metrics,
       metricsExposition: metricsApart ? undefined : metrics,
+      upstreamLogin: backend.upstreamLogin,
     });
   } catch (e) {
     if (e instanceof ConfigError) return fail(e.errors);
@@ -210,6 +227,8 @@ const server = serveNode({ fetch: app.fetch, port, hostname, http: config.http, 
     instanceId,
   }),
 );
+// A refused credential shows in /ready from the start, not only after the first search.
+void backend.warmUp(shutdown.signal);
 const metricsServer =
   metrics && config.metrics.port !== undefined
     ? serveMetrics({ port: config.metrics.port, hostname, metrics }, (info) => logger.log({ level: "info", msg: "metrics.listening", port: info.port }))
