@@ -11,6 +11,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     text: "Start",
     items: [
       { text: "What Voar is", link: "/" },
+      { text: "Install", link: "/start/install" },
       { text: "Concepts and a search's flow", link: "/start/concepts" },
       { text: "The demo", link: "/start/demo" },
     ],

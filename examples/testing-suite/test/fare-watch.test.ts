@@ -1,4 +1,4 @@
-import { HttpStatusError, isCashOffer, type SearchQuery } from "@voar/core";
+import { HttpStatusError, isCashOffer, resolveRelativeDate, type SearchQuery } from "@voar/core";
 import { createUpstreamSource } from "@voar/http-adapter/fetch";
 import { createFakeUpstream, createSimulator, isConsultar, liveBackend, loadFixture, replaySource } from "@voar/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -7,8 +7,9 @@ import { watchFare, type FareWatch } from "../src/fare-watch.js";
 // #region virtual-time
 // Virtual time: the simulator, the recorded fixtures, the fake upstream and the engine all wait on setTimeout,
 // so vitest's fake timers run a search of minutes in milliseconds, and the same way every time.
+const NOW = new Date("2026-06-01T12:00:00Z");
 beforeEach(() => {
-  vi.useFakeTimers({ now: new Date("2026-06-01T12:00:00Z") });
+  vi.useFakeTimers({ now: NOW });
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -18,7 +19,8 @@ afterEach(() => {
 const query: SearchQuery = {
   origin: "CNF",
   destination: "SDU",
-  departureDate: "2026-09-15",
+  // 106 days after the fixed clock's today: a date the search accepts whenever the suite runs.
+  departureDate: resolveRelativeDate("+106", NOW),
   passengers: { adults: 1, children: 0, infants: 0 },
   mode: { kind: "all-airlines" },
 };
