@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type DefaultTheme } from "vitepress";
+import { miniSearchOptions, searchOptions } from "./search-ranking.js";
 
 /** The API reference's sidebar, written by TypeDoc (scripts/api-reference.ts) next to its pages. */
 const apiSidebarFile = fileURLToPath(new URL("../api/typedoc-sidebar.json", import.meta.url));
@@ -85,7 +86,8 @@ export default defineConfig({
       { text: "API reference", link: "/api/" },
     ],
     sidebar: { "/api/": [{ text: "Guide", link: "/" }, ...apiSidebar], "/": guide },
-    search: { provider: "local" },
+    // Guides and the generated references above the API reference for their own words (see search-ranking.ts).
+    search: { provider: "local", options: { miniSearch: { options: miniSearchOptions, searchOptions } } },
     outline: [2, 3],
   },
 });

@@ -1,11 +1,13 @@
 /**
  * `pnpm docs:build`: the generated pages (error catalogue, configuration reference, API reference), a check of
  * every code import of the pages, the VitePress build into docs/.vitepress/dist (dead links fail it), then a
- * link check of the built site, anchors included. Offline; exits non-zero on any problem.
+ * link check of the built site, anchors included, and a check of its search (`check-search.ts`). Offline; exits
+ * non-zero on any problem.
  */
 import path from "node:path";
 import { build } from "vitepress";
 import { checkLinks } from "./check-links.js";
+import { checkSearch } from "./check-search.js";
 import { checkSnippetImports } from "./check-snippets.js";
 import { generate } from "./generate.js";
 import { DOCS_DIR } from "./paths.js";
@@ -22,4 +24,6 @@ await build(DOCS_DIR);
 const dist = path.join(DOCS_DIR, ".vitepress/dist");
 const links = await checkLinks(dist, "/docs/");
 if (links.broken.length > 0) fail("broken links in the built site", links.broken);
-console.log(`docs: built into ${path.relative(process.cwd(), dist)}; ${snippets.count} code imports from the examples, ${links.checked} links checked, none broken`);
+const search = await checkSearch(dist, "/docs/");
+if (search.problems.length > 0) fail("searches that do not find their page first", search.problems);
+console.log(`docs: built into ${path.relative(process.cwd(), dist)}; ${snippets.count} code imports from the examples, ${links.checked} links checked, none broken; ${search.queries} searches find their page first`);
