@@ -22,6 +22,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     items: [
       { text: "search() as an Observable", link: "/core/search" },
       { text: "Search boxes, first results, races", link: "/core/pipelines" },
+      { text: "Your own supplier as a source", link: "/core/own-supplier" },
       { text: "The simulator", link: "/core/simulator" },
       { text: "Effect users", link: "/core/effect" },
     ],

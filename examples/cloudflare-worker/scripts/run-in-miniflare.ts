@@ -32,13 +32,11 @@ interface Toml {
   readonly migrations: readonly { readonly new_sqlite_classes?: readonly string[] }[];
 }
 
-// #region bundle
 // The bundle wrangler would upload, made by wrangler itself (offline: nothing is uploaded).
 await promisify(execFile)(path.join(EDGE_DIR, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--outdir", "dist"], {
   cwd: here,
   env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
 });
-// #endregion bundle
 const toml = parse(await readFile(path.join(here, "wrangler.toml"), "utf8")) as unknown as Toml;
 const sqlite = new Set(toml.migrations.flatMap((m) => m.new_sqlite_classes ?? []));
 
