@@ -10,8 +10,8 @@
  * to `artifacts/release-dry-run.log` (its path is printed; the tail of a failing command's output is printed too).
  * Exits non-zero on any problem.
  *
- * `pnpm release --pack [folder]`: builds and packs the published packages into a folder (default `artifacts/packages`),
- * the tarballs `npm install ./voar-core-<version>.tgz` takes before the packages are on the registry.
+ * `pnpm release --pack [folder]`: builds and packs the published packages into a folder (default `artifacts/packages`;
+ * the `voar-*.tgz` already there are replaced), the tarballs `npm install ./voar-core-<version>.tgz` takes before the packages are on the registry.
  */
 import { spawnSync } from "node:child_process";
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
@@ -82,6 +82,8 @@ if (packOnly) {
   const given = process.argv[at + 1];
   const out = path.resolve(given && !given.startsWith("--") ? given : path.join(ROOT, "artifacts", "packages"));
   mkdirSync(out, { recursive: true });
+  // One version of each in the folder, so that `npm install <folder>/voar-core-*.tgz` names one file.
+  for (const old of (await readdir(out)).filter((f) => /^voar-.*\.tgz$/.test(f))) await rm(path.join(out, old));
   for (const pkg of packages) console.log(`  ${pkg.name}@${pkg.version}: ${path.relative(process.cwd(), await pack(pkg, out)) || "."}`);
   console.log(`\nInstall them with npm, every tarball in one command (they depend on each other): npm install ${path.relative(process.cwd(), out) || "."}/voar-*.tgz`);
   process.exit(0);
