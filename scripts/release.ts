@@ -27,6 +27,8 @@ const dryRun = process.argv.includes("--dry-run");
 const packOnly = process.argv.includes("--pack");
 const mode = dryRun ? "release --dry-run" : packOnly ? "release --pack" : "release";
 const LOG = path.join(ROOT, "artifacts", "release-dry-run.log");
+/** The arethetypeswrong CLI the dry run checks the tarballs with. */
+const ATTW_VERSION = "0.18.5";
 
 /** Runs a command; in --dry-run and --pack its output goes to the log file. Exits this process when it fails. */
 const run = (command: string, args: readonly string[], cwd = ROOT, options: { readonly env?: NodeJS.ProcessEnv } = {}): string => {
@@ -111,7 +113,9 @@ try {
     const tarball = await pack(pkg, path.join(work, path.basename(pkg.dir)));
     run(path.join(BIN, "publint"), ["run", tarball, "--strict"]);
     // ESM only, on purpose: neither `require` nor node10's resolution (no `main`) is offered.
-    run(path.join(BIN, "attw"), ["--pack", tarball, "--profile", "esm-only", "--format", "table-flipped"]);
+    // arethetypeswrong through npx at a pinned version: it brings its own TypeScript (22 MB), which the repository's
+    // install (the demo's) need not carry for a check that only the release runs.
+    run("npx", ["-y", `@arethetypeswrong/cli@${ATTW_VERSION}`, "--pack", tarball, "--profile", "esm-only", "--format", "table-flipped"]);
 
     // npm would pack the repository's manifest (exports to TypeScript sources): it must refuse, with and without
     // scripts (devEngines names pnpm, which npm 10.9+ enforces before any script; the prepack guard says why).
