@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { summarize, type Figure } from "./lib/measure.js";
+import { resolveRelativeDate } from "../packages/core/src/request/relative-date.js";
 import { EDGE_DIR, ensureEdgeRuntimes } from "../edge-runtimes/install.mjs";
 import { bundleContents, type BundlePart } from "../packages/hono-edge/scripts/bundle-contents.js";
 import { bundleWorkerd } from "../packages/hono-edge/scripts/bundle-workerd.js";
@@ -41,7 +42,7 @@ const search = (url: string) =>
   fetch(`${url}api/ConsultaAereo/Consultar`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${KEY}` },
-    body: JSON.stringify({ Origem: "CNF", Destino: "SDU", Ida: "2026-12-20" }),
+    body: JSON.stringify({ Origem: "CNF", Destino: "SDU", Ida: resolveRelativeDate("+30") }),
   }).then((r) => r.arrayBuffer());
 
 export const runEdgeBench = async (quick: boolean): Promise<EdgeFigures> => {
