@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,10 +17,16 @@ const probe = (file: string): Binary => {
   return { ok: false, reason: `${file} --version failed (${run.error?.message ?? `exit ${run.status}`}): ${(run.stderr || run.stdout).trim().slice(0, 300)}` };
 };
 
-/** Deno, from the npm package `deno` in `edge-runtimes/` (its bin finds the platform package's binary by itself). */
+/**
+ * Deno, from the npm package `deno` in `edge-runtimes/`. Its bin is a Node script that puts the platform package's
+ * binary beside itself on first use and runs it as a child: the tests run that binary itself, so that stopping
+ * the server stops Deno (stopping the script left Deno running, orphaned).
+ */
 export const denoBinary = (): Binary => {
   ensureEdgeRuntimes();
-  return probe(path.join(EDGE_DIR, "node_modules/.bin/deno"));
+  const viaScript = probe(path.join(EDGE_DIR, "node_modules/.bin/deno"));
+  const exe = path.join(EDGE_DIR, "node_modules/deno", process.platform === "win32" ? "deno.exe" : "deno");
+  return viaScript.ok && existsSync(exe) ? { ...viaScript, path: exe } : viaScript;
 };
 
 /**
