@@ -16,11 +16,15 @@ import type { Offer } from "../packages/core/src/domain/offer.js";
 import type { SearchQuery } from "../packages/core/src/query/query.js";
 import { flightKey } from "../packages/core/src/domain/itinerary.js";
 import { fmt, isQuick, sideBySide, type Figure } from "./lib/measure.js";
+import { resolveRelativeDate } from "../packages/core/src/request/relative-date.js";
+
+/** The day the bench searches: a month ahead, so that it never falls in the past. */
+const DAY = resolveRelativeDate("+30");
 
 const query: SearchQuery = {
   origin: "CNF",
   destination: "SDU",
-  departureDate: "2026-12-20",
+  departureDate: DAY,
   passengers: { adults: 1, children: 0, infants: 0 },
   mode: { kind: "all-airlines" },
 };
@@ -38,8 +42,8 @@ export const makeOffers = (n: number): Offer[] => {
     const minute = ((i * 7) % 216) * 5; // schedules in 5-minute slots, 05:00 to 22:55
     const hh = String(5 + Math.floor(minute / 60)).padStart(2, "0");
     const mm = String(minute % 60).padStart(2, "0");
-    const departure = `2026-12-20T${hh}:${mm}:00`;
-    const arrival = `2026-12-20T${String(Number(hh) + 1).padStart(2, "0")}:${mm}:00`;
+    const departure = `${DAY}T${hh}:${mm}:00`;
+    const arrival = `${DAY}T${String(Number(hh) + 1).padStart(2, "0")}:${mm}:00`;
     const carrier = { iata: c.iata, name: c.name };
     const legs = [{ carrier, operatingCarrier: carrier, flightNumber: 1000 + i, origin: "CNF", destination: "SDU", departure, arrival, durationMinutes: 60, cabin: "Economica" }];
     const itinerary = { direction: "outbound" as const, legs, origin: "CNF", destination: "SDU", departure, arrival, durationMinutes: 60, stops: 0 };

@@ -2,7 +2,8 @@
  * `voar-server`, the Node entry: reads the configuration (`VOAR_CONFIG_FILE`, then `VOAR_*` variables),
  * searches the configured upstream (`upstream`, through undici) or the embedded simulator (the default),
  * keeps searches in memory or in Redis (`store`), serves the app with `@hono/node-server` on `VOAR_PORT`
- * (or `PORT`, default 8787) with the timeouts and connection caps of `http` (see `serveNode`), and stops
+ * (or `PORT`, default 8787) and `VOAR_HOSTNAME` (default 0.0.0.0, see `entry-vars.ts`) with the timeouts
+ * and connection caps of `http` (see `serveNode`), and stops
  * gracefully on SIGINT/SIGTERM. Logs are JSON lines on stdout. Rate limits live in Redis when it is the
  * store (shared by every instance, on the store's own connection and availability view), in memory
  * otherwise; client addresses come from the socket (or the trusted proxy header of `http`). Redis keys sit
@@ -38,6 +39,7 @@ import { createPromMetrics, serveMetrics, type PromMetrics } from "./entries/nod
 import { startNodeTracing } from "./entries/node-tracing.js";
 import { logLoginState } from "./sources/upstream-login.js";
 import type { LoginState } from "@voar/http-adapter/fetch";
+import { checkVariables, exitWhenCannotListen } from "./entries/node-start-checks.js";
 
 const env = process.env;
 // First, so that every span of the service is recorded (only when OTEL_EXPORTER_OTLP_ENDPOINT is set).
@@ -181,6 +183,9 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, m
   };
 };
 
+// A VOAR_* variable that nothing reads (misspelled?): a warning naming the closest known one, an error when strict.
+const envErrors = checkVariables(env, logger);
+if (envErrors.length > 0) fail(envErrors);
 const result = loadConfig({ file: await readConfigFile(env["VOAR_CONFIG_FILE"]), env });
 const config = result.ok ? result.config : fail(result.errors);
 const load = nodeLoadSignal();
@@ -233,8 +238,9 @@ const metricsServer =
   metrics && config.metrics.port !== undefined
     ? serveMetrics({ port: config.metrics.port, hostname, metrics }, (info) => logger.log({ level: "info", msg: "metrics.listening", port: info.port }))
     : undefined;
-// A metrics port already taken stops the instance with a clear message, as an invalid setting does.
-metricsServer?.on("error", (e: Error) => fail([`metrics.port (${config.metrics.port}): ${e.message}`]));
+// A port already taken (or not ours to take) stops the instance with one line and exit code 98, no stack trace.
+exitWhenCannotListen(server, { what: "the service's address", variable: "VOAR_PORT", port, hostname });
+if (metricsServer) exitWhenCannotListen(metricsServer, { what: "the metrics address", variable: "VOAR_METRICS_PORT", port: config.metrics.port!, hostname });
 if (metrics && !metricsApart && config.adminKeys.length === 0) {
   logger.log({ level: "warn", msg: "metrics.unreachable", detail: "GET /metrics needs an admin key and none is configured: set adminKeys or metrics.port" });
 }

@@ -44,7 +44,7 @@ const respondError = (c: Context<AppEnv>, e: ServiceError) => {
  *
  * @example
  * const app = createApp({ config: defineConfig({ apiKeys: [{ name: "demo", key: "demo-key-0123456789" }] }), sources: createSimulator().sources });
- * const res = await app.request("/api/ConsultaAereo/Consultar", { method: "POST", headers: { Authorization: "Bearer demo-key-0123456789" }, body: JSON.stringify({ Origem: "CNF", Destino: "GRU", Ida: "2026-05-10" }) });
+ * const res = await app.request("/api/ConsultaAereo/Consultar", { method: "POST", headers: { Authorization: "Bearer demo-key-0123456789" }, body: JSON.stringify({ Origem: "CNF", Destino: "GRU", Ida: resolveRelativeDate("+30") }) });
  */
 export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   const d = resolveDeps(deps);
