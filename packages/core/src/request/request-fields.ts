@@ -19,6 +19,8 @@ export const REQUEST_FIELDS = [
   "LeaseId",
   "Filtros",
   "Ordenacao",
+  // The price calendar's (`POST /ConsultaAereo/Calendario`); a search ignores them.
+  "DiasFlexiveis",
 ] as const;
 
 /** A request member's canonical name. */

@@ -1,0 +1,60 @@
+import * as z from "zod";
+import type { FieldError } from "../envelope/envelope.js";
+import type { SearchQuery } from "../query/query.js";
+import { parseSearchRequest, type InvalidRequest, type RequestContext } from "../request/request.js";
+import { readRequestFields } from "../request/request-fields.js";
+import { legacyValue } from "../request/request-legacy.js";
+import { REQUEST_MESSAGES } from "../request/request-messages.js";
+import { MAX_FLEXIBLE_DAYS } from "./calendar-plan.js";
+
+/** `DiasFlexiveis`: days on each side of `Ida`, 1 to {@link MAX_FLEXIBLE_DAYS}. */
+export const DiasFlexiveisSchema = z.int().min(1).max(MAX_FLEXIBLE_DAYS);
+
+/** The pt-BR messages of an invalid calendar request (the search's own rules keep theirs). */
+export const CALENDAR_MESSAGES = {
+  required: `DiasFlexiveis é obrigatório: informe quantos dias antes e depois de Ida o calendário cobre (de 1 a ${MAX_FLEXIBLE_DAYS}).`,
+  range: `DiasFlexiveis deve ser um número inteiro entre 1 e ${MAX_FLEXIBLE_DAYS}.`,
+  otaComparison: "O calendário busca as companhias (Companhia -1, null ou o id de uma companhia); a comparação entre agências (1300) não tem calendário.",
+} as const;
+
+/** Members of a Consultar body a calendar ignores (any case). */
+const NOT_A_CALENDARS = /^(numeropagina|quantidadeporpagina|filtros|ordenacao)$/i;
+
+/** A valid calendar request: a new (or repeated) calendar, or a poll of one by its id. */
+export type ParsedCalendarRequest =
+  | { readonly kind: "calendar"; readonly query: SearchQuery; readonly flexibleDays: number }
+  | { readonly kind: "poll"; readonly token: string };
+
+const readFlexibleDays = (body: object, ctx: RequestContext, errors: FieldError[]): number | undefined => {
+  const raw = readRequestFields(body)("DiasFlexiveis");
+  if (raw.kind === "conflict") return void errors.push({ Campo: "DiasFlexiveis", Mensagem: REQUEST_MESSAGES.conflict("DiasFlexiveis") });
+  const given = raw.kind === "value" ? (typeof raw.value === "string" ? raw.value.trim() : raw.value) : undefined;
+  if (given === undefined || given === null || given === "") return void errors.push({ Campo: "DiasFlexiveis", Mensagem: CALENDAR_MESSAGES.required });
+  const lenient = ctx.compat === "legacy" ? legacyValue("DiasFlexiveis", given) : { kind: "value" as const, value: given };
+  const parsed = DiasFlexiveisSchema.safeParse(lenient.kind === "value" ? lenient.value : undefined);
+  if (!parsed.success) return void errors.push({ Campo: "DiasFlexiveis", Mensagem: CALENDAR_MESSAGES.range });
+  return parsed.data;
+};
+
+/**
+ * Validates a body of `POST /ConsultaAereo/Calendario`: a Consultar body (the same rules and messages,
+ * `compat` included; paging, filters and order are not a calendar's and are ignored) of an airline search
+ * (`Companhia` -1, null or one airline, never 1300), plus `DiasFlexiveis`, the days on each side of `Ida`
+ * (1 to 7). A body with `Token` or `LeaseId` polls a calendar by its id. Never throws; an invalid body names
+ * every failing field.
+ *
+ * @example
+ * const parsed = parseCalendarRequest({ Origem: "GRU", Destino: "SSA", Ida: "2026-12-20", DiasFlexiveis: 3 }, { airports, now: new Date() });
+ */
+export const parseCalendarRequest = (body: unknown, ctx: RequestContext): ParsedCalendarRequest | InvalidRequest => {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return { kind: "invalid", campos: [{ Campo: "body", Mensagem: REQUEST_MESSAGES.body }] };
+  // Paging and the result's view are not a calendar's: left out before the search's rules read the body.
+  const own = Object.fromEntries(Object.entries(body).filter(([k]) => !NOT_A_CALENDARS.test(k)));
+  const search = parseSearchRequest(own, ctx);
+  if (search.kind === "poll") return { kind: "poll", token: search.token };
+  const errors: FieldError[] = search.kind === "invalid" ? [...search.campos] : [];
+  if (search.kind === "query" && search.query.mode.kind === "ota-comparison") errors.push({ Campo: "Companhia", Mensagem: CALENDAR_MESSAGES.otaComparison });
+  const flexibleDays = readFlexibleDays(own, ctx, errors);
+  if (errors.length > 0 || search.kind !== "query" || flexibleDays === undefined) return { kind: "invalid", campos: errors };
+  return { kind: "calendar", query: search.query, flexibleDays };
+};
