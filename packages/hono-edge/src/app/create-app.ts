@@ -21,6 +21,9 @@ import { tokenHandler } from "../routes/token-route.js";
 import { createLoginGuard } from "../limits/login-guard.js";
 import { SearchHub } from "../search/search-hub.js";
 import { Admission } from "../limits/admission.js";
+import { calendarHubFor } from "../calendar/calendar-hub-for.js";
+import { calendarHandler } from "../routes/calendar-route.js";
+import { calendarStreamHandler } from "../routes/calendar-stream-route.js";
 import type { AppEnv } from "./app-env.js";
 import { resolveDeps, type AppDeps } from "./app-deps.js";
 
@@ -77,11 +80,13 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     metrics: d.metrics,
   });
   d.metrics.runningSearches(() => hub.runningCount());
+  // Price calendars, where the store keeps them: their days are ordinary searches of the hub.
+  const calendars = calendarHubFor(d, hub, admission);
   // One listener on the shutdown signal for the whole app (one per open stream would pass Node's limit of 10).
   const shutdownHooks = new Set<() => void>();
   d.signal?.addEventListener("abort", () => {
     for (const hook of [...shutdownHooks]) hook();
-    hub.close().catch((e: unknown) => logger.log({ level: "error", msg: "shutdown.failed", error: e instanceof Error ? e.message : String(e) }));
+    Promise.all([calendars?.close(), hub.close()]).catch((e: unknown) => logger.log({ level: "error", msg: "shutdown.failed", error: e instanceof Error ? e.message : String(e) }));
   });
   const searchDeps: SearchRouteDeps = {
     hub,
@@ -99,6 +104,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   const allowed = new Map<string, string[]>([
     [`${base}/ConsultaAereo/Consultar`, ["POST"]],
     [`${base}/ConsultaAereo/Stream`, ["POST"]],
+    ...(calendars ? [[`${base}/ConsultaAereo/Calendario`, ["POST"]] as [string, string[]], [`${base}/ConsultaAereo/Calendario/Stream`, ["POST"]] as [string, string[]]] : []),
     [`${base}/Token`, ["POST"]],
     [`${base}/admin/pagante`, ["GET", "PUT"]],
     [`${base}/openapi.json`, ["GET"]],
@@ -123,6 +129,11 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   const shutdown = d.signal && { add: (hook: () => void) => (shutdownHooks.add(hook), () => void shutdownHooks.delete(hook)) };
   app.post(`${base}/ConsultaAereo/Consultar`, bearer, legacyStatus(), json, limit, consultarHandler(searchDeps));
   app.post(`${base}/ConsultaAereo/Stream`, bearer, json, limit, streamHandler(searchDeps, { ...config.sse, logger, shutdown, metrics: d.metrics }));
+  if (calendars) {
+    const calendarDeps = { calendars, airports: d.airports, clock: d.clock, pagante: d.pagante, bodyLimitBytes: config.limits.bodyBytes, pollHintMs: config.search.pollHintMs };
+    app.post(`${base}/ConsultaAereo/Calendario`, bearer, json, limit, calendarHandler(calendarDeps));
+    app.post(`${base}/ConsultaAereo/Calendario/Stream`, bearer, json, limit, calendarStreamHandler(calendarDeps, { ...config.sse, logger, shutdown, metrics: d.metrics }));
+  }
   app.post(
     `${base}/Token`,
     tokenHandler(auth, {

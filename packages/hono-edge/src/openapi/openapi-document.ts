@@ -1,9 +1,11 @@
-import { ConsultarBodySchema, ERROR_CATALOGUE, ERROR_CODES, EnvelopeSchema, type ErrorCode } from "@voar/core";
+import { CalendarBodySchema, CalendarEnvelopeSchema, ConsultarBodySchema, ERROR_CODES, EnvelopeSchema, type ErrorCode } from "@voar/core";
 import * as z from "zod";
 import { TokenErrorSchema } from "../auth/oauth-error.js";
 import { REAL_STATUS_HEADER } from "../middleware/legacy-status.js";
 import { PaganteListSchema, PaganteUpdateSchema } from "../routes/admin-route.js";
 import { TokenRequestSchema, TokenResponseSchema } from "../routes/token-route.js";
+import { calendarPaths } from "./calendar-paths.js";
+import { bearer, errorsOf, json, ref, UNSUPPORTED_MEDIA_TYPE, type Json } from "./openapi-parts.js";
 
 /**
  * The OpenAPI 3.1 description of the service, generated from the zod schemas (core's wire schemas and this
@@ -11,14 +13,10 @@ import { TokenRequestSchema, TokenResponseSchema } from "../routes/token-route.j
  * by `$ref`, so the document cannot drift from what the code validates and writes.
  */
 
-type Json = Record<string, unknown>;
-
-const ref = (id: string): Json => ({ $ref: `#/components/schemas/${id}` });
-
 /** The components of every registered schema, plus the unions the routes use. */
 const components = (): Record<string, Json> => {
   // Touch the schemas so their modules (and ids) are registered even if nothing else imported them.
-  void [ConsultarBodySchema, EnvelopeSchema, TokenRequestSchema, TokenResponseSchema, TokenErrorSchema, PaganteUpdateSchema, PaganteListSchema];
+  void [ConsultarBodySchema, EnvelopeSchema, CalendarBodySchema, CalendarEnvelopeSchema, TokenRequestSchema, TokenResponseSchema, TokenErrorSchema, PaganteUpdateSchema, PaganteListSchema];
   const { schemas } = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: "any" });
   const out: Record<string, Json> = {};
   for (const [id, schema] of Object.entries(schemas)) {
@@ -28,6 +26,7 @@ const components = (): Record<string, Json> => {
   }
   out["ConsultaAereoBody"] = { anyOf: [ref("ConsultaAereoRequest"), ref("ConsultaAereoPoll")] };
   out["RespostaSucesso"] = { anyOf: [ref("RespostaModoA"), ref("RespostaModoB")] };
+  out["CalendarioBody"] = { anyOf: [ref("CalendarioRequest"), ref("CalendarioPoll")] };
   return out;
 };
 
@@ -55,20 +54,7 @@ const reachable = (paths: Json, all: Record<string, Json>): Record<string, Json>
   return Object.fromEntries(Object.entries(all).filter(([id]) => keep.has(id)));
 };
 
-const json = (schema: Json, description: string): Json => ({ description, content: { "application/json": { schema } } });
-
-const errorsOf = (codes: readonly ErrorCode[]): Json => {
-  const byStatus = new Map<number, string[]>();
-  for (const code of codes) byStatus.set(ERROR_CATALOGUE[code].status, [...(byStatus.get(ERROR_CATALOGUE[code].status) ?? []), code]);
-  return Object.fromEntries([...byStatus].map(([status, list]) => [String(status), json(ref("RespostaErro"), `Falha: ${list.join(", ")}.`)]));
-};
-
 const SEARCH_ERRORS: readonly ErrorCode[] = ERROR_CODES;
-
-/** A JSON route's answer to a body of another media type (clients in legacy compat mode are exempt). */
-const UNSUPPORTED_MEDIA_TYPE: Json = {
-  "415": json(ref("RespostaErro"), "REQUISICAO_INVALIDA: Content-Type diferente de application/json (clientes legados são aceitos sem ele)."),
-};
 
 const LEGACY_CLIENTS =
   "Clientes legados (chave ou agência configurada com compat legacy): toda resposta tem HTTP 200, falhas também " +
@@ -86,7 +72,6 @@ const tokenError = (description: string, headers?: Json): Json => ({
   ...(headers ? { headers } : {}),
   content: { "application/json": { schema: ref("TokenErro") } },
 });
-const bearer = [{ bearer: [] }, { oauth2: [] }];
 
 /**
  * Builds the OpenAPI 3.1 document for a base path.
@@ -129,6 +114,7 @@ export const openApiDocument = (basePath: string): Json => {
         },
       },
     },
+    ...calendarPaths(basePath),
     [`${basePath}/Token`]: {
       post: {
         summary: "Token de acesso (OAuth2, concessão por senha)",
