@@ -169,7 +169,15 @@ export {
   type CalendarSnapshot,
 } from "./calendar/calendar-snapshot.js";
 export { calendar, DAY_NOT_SEARCHED, DAY_STOPPED, DEFAULT_CALENDAR_CONCURRENCY, type CalendarOptions, type DaySearch } from "./calendar/calendar.js";
-export { CALENDAR_MESSAGES, DiasFlexiveisSchema, parseCalendarRequest, type ParsedCalendarRequest } from "./calendar/calendar-request.js";
+export {
+  CALENDAR_MESSAGES,
+  CalendarBodySchema,
+  CalendarPollSchema,
+  CalendarRequestSchema,
+  DiasFlexiveisSchema,
+  parseCalendarRequest,
+  type ParsedCalendarRequest,
+} from "./calendar/calendar-request.js";
 export {
   CalendarAirlineSchema,
   CalendarDaySchema,

@@ -5,10 +5,35 @@ import { parseSearchRequest, type InvalidRequest, type RequestContext } from "..
 import { readRequestFields } from "../request/request-fields.js";
 import { legacyValue } from "../request/request-legacy.js";
 import { REQUEST_MESSAGES } from "../request/request-messages.js";
+import { SearchIdSchema, SearchRequestSchema } from "../request/request-schema.js";
 import { MAX_FLEXIBLE_DAYS } from "./calendar-plan.js";
 
 /** `DiasFlexiveis`: days on each side of `Ida`, 1 to {@link MAX_FLEXIBLE_DAYS}. */
 export const DiasFlexiveisSchema = z.int().min(1).max(MAX_FLEXIBLE_DAYS);
+
+/** The body of a new calendar: a search's (without paging or view) plus `DiasFlexiveis`, for the OpenAPI document. */
+export const CalendarRequestSchema = SearchRequestSchema.omit({ NumeroPagina: true, QuantidadePorPagina: true, Filtros: true, Ordenacao: true })
+  .extend({
+    DiasFlexiveis: DiasFlexiveisSchema.meta({
+      description: `Dias antes e depois de Ida que o calendário cobre, de 1 a ${MAX_FLEXIBLE_DAYS}. Dias antes de hoje (ou além de 365 dias) ficam de fora. Com Volta, cada dia mantém a estadia pedida (Volta - Ida).`,
+      examples: [3],
+    }),
+  })
+  .meta({
+    id: "CalendarioRequest",
+    description: "Corpo do calendário de preços: o de uma busca nas companhias (Companhia -1, null ou uma companhia; 1300 não) mais DiasFlexiveis.",
+  });
+
+/** A poll of a calendar by its id. */
+export const CalendarPollSchema = z
+  .looseObject({
+    Token: SearchIdSchema.optional().meta({ description: "Id do calendário, do Token da resposta anterior." }),
+    LeaseId: SearchIdSchema.optional().meta({ description: "Sinônimo de Token." }),
+  })
+  .meta({ id: "CalendarioPoll", description: "Nova consulta de um calendário em andamento, pelo seu id." });
+
+/** Any body `POST /ConsultaAereo/Calendario` accepts: a new calendar or a poll. */
+export const CalendarBodySchema = z.union([CalendarPollSchema, CalendarRequestSchema]);
 
 /** The pt-BR messages of an invalid calendar request (the search's own rules keep theirs). */
 export const CALENDAR_MESSAGES = {

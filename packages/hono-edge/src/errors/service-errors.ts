@@ -26,12 +26,8 @@ export class InvalidRequest extends Error {
  */
 export class UnknownSearch extends Error {
   readonly _tag = "UnknownSearch";
-  constructor(
-    /** The member the client sent the id in. */
-    readonly field: "Token" | "LeaseId",
-    /** What the id was to name: a search (default), or a calendar. */
-    readonly kind: "search" | "calendar" = "search",
-  ) {
+  /** `field`: the member the client sent the id in; `kind`: what the id was to name (a search, or a calendar). */
+  constructor(readonly field: "Token" | "LeaseId", readonly kind: "search" | "calendar" = "search") {
     super(`unknown ${kind}`);
   }
   get campos(): readonly FieldError[] {

@@ -10,7 +10,7 @@ export const CALENDARIO = "/api/ConsultaAereo/Calendario";
 /** POSTs a calendar request and parses the envelope. */
 export const calendario = async (app: App, body: unknown, headers: Record<string, string> = {}) => {
   const res = await post(app, CALENDARIO, body, headers);
-  return { res, status: res.status, body: (await res.json()) as CalendarEnvelope & { Erro: { Codigo: string; Campos?: { Campo: string; Mensagem: string }[] } | null } };
+  return { res, status: res.status, body: (await res.json()) as Omit<CalendarEnvelope, "Erro"> & { Erro: { Codigo: string; Campos?: { Campo: string; Mensagem: string }[] } | null } };
 };
 
 /** Polls a calendar by its Token, moving virtual time, until it completes. */
