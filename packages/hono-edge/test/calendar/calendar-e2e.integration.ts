@@ -55,10 +55,10 @@ const post = async <T>(server: VoarServer, path: string, key: string, body: unkn
 };
 
 /** Polls until Completed (on the given instances in turn), the last answer. */
-const untilCompleted = async <T extends { Completed: boolean }>(servers: readonly VoarServer[], path: string, key: string, token: string) => {
+const untilCompleted = async <T extends object>(servers: readonly VoarServer[], path: string, key: string, token: string) => {
   for (let i = 0; i < 300; i++) {
     const { body } = await post<T>(servers[i % servers.length]!, path, key, { Token: token });
-    if (body.Completed) return body;
+    if ((body as { Completed?: unknown }).Completed === true) return body;
     await sleep(100);
   }
   throw new Error(`${path} ${token} did not complete`);
