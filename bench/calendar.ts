@@ -12,7 +12,7 @@
 import { serve } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import type { CalendarEnvelope } from "../packages/core/src/index.js";
-import { createAnswerCache, createApp, createMemoryAnswerStore, defineConfig, silentLogger, systemClock } from "../packages/hono-edge/src/index.js";
+import { createAnswerCache, createApp, createMemoryAnswerStore, defineConfig, priceCalendar, silentLogger, systemClock } from "../packages/hono-edge/src/index.js";
 import { createClient, createFanOutSources, type Envelope } from "../packages/http-adapter/src/index.js";
 import { createFakeUpstream, createSimulator, liveBackend, serveOnNode } from "../packages/testing/src/index.js";
 import { summarize, type Figure } from "./lib/measure.js";
@@ -48,7 +48,7 @@ const setup = async () => {
     search: { pollHintMs: 100 },
   });
   const shutdown = new AbortController();
-  const app = createApp({ config, sources: cache.wrap(fan), logger: silentLogger, signal: shutdown.signal });
+  const app = createApp({ config, sources: cache.wrap(fan), logger: silentLogger, signal: shutdown.signal, priceCalendar: priceCalendar() });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
   });

@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { CalendarEnvelope } from "@voar/core";
-import { createApp, defineConfig, silentLogger } from "@voar/hono-edge";
+import { createApp, defineConfig, priceCalendar, silentLogger } from "@voar/hono-edge";
 import { createClient } from "@voar/http-adapter";
 import { createSimulator } from "@voar/testing/simulator";
 import { lastValueFrom, tap, toArray } from "rxjs";
@@ -13,7 +13,8 @@ const API_KEY = "example-api-key-0123456789";
 export const clientCalendar = async (ida: string): Promise<void> => {
   const shutdown = new AbortController();
   const config = defineConfig({ apiKeys: [{ name: "example", key: API_KEY }], search: { pollHintMs: 100 } });
-  const app = createApp({ config, sources: createSimulator({ latencyMs: 300 }).sources, logger: silentLogger, signal: shutdown.signal });
+  // The price calendar is a feature of the app: given, the app serves POST /ConsultaAereo/Calendario.
+  const app = createApp({ config, sources: createSimulator({ latencyMs: 300 }).sources, logger: silentLogger, signal: shutdown.signal, priceCalendar: priceCalendar() });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
   });

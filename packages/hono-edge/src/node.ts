@@ -18,6 +18,7 @@ import { readFile } from "node:fs/promises";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { SearchSource } from "@voar/core";
 import { createApp } from "./app/create-app.js";
+import { priceCalendar } from "./calendar/price-calendar.js";
 import { nodeDocsAssets } from "./docs/node-docs-assets.js";
 import { batchedLineWriter } from "./entries/node-log-writer.js";
 import { serveNode } from "./entries/node-server.js";
@@ -185,6 +186,7 @@ const app = (() => {
       instanceId,
       logger,
       docsAssets: nodeDocsAssets(),
+      priceCalendar: priceCalendar(),
       signal: shutdown.signal,
       load,
       metrics,

@@ -21,9 +21,6 @@ import { tokenHandler } from "../routes/token-route.js";
 import { createLoginGuard } from "../limits/login-guard.js";
 import { SearchHub } from "../search/search-hub.js";
 import { Admission } from "../limits/admission.js";
-import { calendarHubFor } from "../calendar/calendar-hub-for.js";
-import { calendarHandler } from "../routes/calendar-route.js";
-import { calendarStreamHandler } from "../routes/calendar-stream-route.js";
 import type { AppEnv } from "./app-env.js";
 import { resolveDeps, type AppDeps } from "./app-deps.js";
 
@@ -80,8 +77,8 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     metrics: d.metrics,
   });
   d.metrics.runningSearches(() => hub.runningCount());
-  // Price calendars, where the store keeps them: their days are ordinary searches of the hub.
-  const calendars = calendarHubFor(d, hub, admission);
+  // Price calendars, when the app has the feature and the store keeps them: their days are ordinary searches of the hub.
+  const calendars = d.priceCalendar?.hubFor(d, hub, admission);
   // One listener on the shutdown signal for the whole app (one per open stream would pass Node's limit of 10).
   const shutdownHooks = new Set<() => void>();
   d.signal?.addEventListener("abort", () => {
@@ -129,10 +126,11 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   const shutdown = d.signal && { add: (hook: () => void) => (shutdownHooks.add(hook), () => void shutdownHooks.delete(hook)) };
   app.post(`${base}/ConsultaAereo/Consultar`, bearer, legacyStatus(), json, limit, consultarHandler(searchDeps));
   app.post(`${base}/ConsultaAereo/Stream`, bearer, json, limit, streamHandler(searchDeps, { ...config.sse, logger, shutdown, metrics: d.metrics }));
-  if (calendars) {
+  if (calendars && d.priceCalendar) {
     const calendarDeps = { calendars, airports: d.airports, clock: d.clock, pagante: d.pagante, bodyLimitBytes: config.limits.bodyBytes, pollHintMs: config.search.pollHintMs };
-    app.post(`${base}/ConsultaAereo/Calendario`, bearer, json, limit, calendarHandler(calendarDeps));
-    app.post(`${base}/ConsultaAereo/Calendario/Stream`, bearer, json, limit, calendarStreamHandler(calendarDeps, { ...config.sse, logger, shutdown, metrics: d.metrics }));
+    const handlers = d.priceCalendar.handlers(calendarDeps, { ...config.sse, logger, shutdown, metrics: d.metrics });
+    app.post(`${base}/ConsultaAereo/Calendario`, bearer, json, limit, handlers.poll);
+    app.post(`${base}/ConsultaAereo/Calendario/Stream`, bearer, json, limit, handlers.stream);
   }
   app.post(
     `${base}/Token`,
@@ -147,7 +145,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   app.get(`${base}/admin/pagante`, admin, getPaganteHandler(d.pagante));
   app.put(`${base}/admin/pagante`, admin, json, putPaganteHandler(d.pagante, config.limits.bodyBytes, logger));
   let document: ReturnType<typeof openApiDocument> | undefined;
-  app.get(`${base}/openapi.json`, (c) => c.json((document ??= openApiDocument(base))));
+  app.get(`${base}/openapi.json`, (c) => c.json((document ??= openApiDocument(base, calendars && d.priceCalendar?.openApiPaths(base)))));
   const docs = docsHandlers(base, d.docsAssets);
   app.get(`${base}/docs`, docs.page);
   app.get(`${base}/docs/assets/:file`, docs.asset);

@@ -17,7 +17,6 @@ import { rateLimit } from "../middleware/rate-limit.js";
 import { requestLog } from "../middleware/request-log.js";
 import { pollField } from "../routes/search-request.js";
 import { searchKey } from "../search/search-key.js";
-import { createMemorySessionStore } from "../search/memory-session-store.js";
 import { createMemoryPaganteSettings } from "../settings/pagante-settings.js";
 import { HIDDEN_CASH_HEADER } from "./search-object.js";
 import { objectIdOfSearch } from "./search-id.js";
@@ -66,11 +65,10 @@ export const createWorkerFront = (deps: WorkerFrontDeps): Hono<AppEnv> => {
   const pagante = createMemoryPaganteSettings(config.pagante);
   const rateLimiter = createTokenBucketLimiter({ ...config.limits.rateLimit, clock });
   // No docsAssets: Swagger UI's files would take most of the bundle's size budget, so /docs says where the
-  // interactive reference is served (the Node entry) and links the OpenAPI document. No price calendars
-  // either: the isolate's memory is no place for them (a poll in another isolate would not find one), and
-  // the search objects keep searches only; the calendar routes answer 404.
-  const { calendars: _none, ...store } = createMemorySessionStore({ clock, maxSessions: config.limits.maxSessions, ttlMs: config.search.ttlMs });
-  const local = createApp({ config, sources: deps.sources, clock, logger, pagante, rateLimiter, store, docsAssets: undefined });
+  // interactive reference is served (the Node entry) and links the OpenAPI document. No price calendar
+  // either (no `priceCalendar`): the isolate's memory is no place for one (a poll in another isolate would
+  // not find it), and the search objects keep searches only; the calendar routes answer 404.
+  const local = createApp({ config, sources: deps.sources, clock, logger, pagante, rateLimiter, docsAssets: undefined });
   const base = config.basePath;
 
   const forward: Handler<AppEnv> = async (c) => {

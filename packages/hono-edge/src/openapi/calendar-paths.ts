@@ -1,8 +1,11 @@
+import { CalendarBodySchema, CalendarEnvelopeSchema } from "@voar/core";
 import { errorsOf, json, ref, UNSUPPORTED_MEDIA_TYPE, bearer, type Json } from "./openapi-parts.js";
 
-/** The price calendar's routes (present when the session store keeps calendars: Node, Deno, Bun). */
+/** The price calendar's routes (when the app has the feature and its store keeps calendars: Node, Deno, Bun). */
 export const calendarPaths = (basePath: string): Json => {
-  const body = { required: true, content: { "application/json": { schema: ref("CalendarioBody") } } };
+  // Their schemas are registered (ids in zod's global registry) with this module, for the document's components.
+  void [CalendarBodySchema, CalendarEnvelopeSchema];
+  const body = { required: true, content: { "application/json": { schema: { anyOf: [ref("CalendarioRequest"), ref("CalendarioPoll")] } } } };
   const errors = errorsOf(["REQUISICAO_INVALIDA", "NAO_AUTORIZADO", "BUSCA_EXPIRADA", "CORPO_GRANDE_DEMAIS", "LIMITE_EXCEDIDO", "INDISPONIVEL", "ERRO_INTERNO"]);
   return {
     [`${basePath}/ConsultaAereo/Calendario`]: {

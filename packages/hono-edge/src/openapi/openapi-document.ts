@@ -1,10 +1,9 @@
-import { CalendarBodySchema, CalendarEnvelopeSchema, ConsultarBodySchema, ERROR_CODES, EnvelopeSchema, type ErrorCode } from "@voar/core";
+import { ConsultarBodySchema, ERROR_CODES, EnvelopeSchema, type ErrorCode } from "@voar/core";
 import * as z from "zod";
 import { TokenErrorSchema } from "../auth/oauth-error.js";
 import { REAL_STATUS_HEADER } from "../middleware/legacy-status.js";
 import { PaganteListSchema, PaganteUpdateSchema } from "../routes/admin-route.js";
 import { TokenRequestSchema, TokenResponseSchema } from "../routes/token-route.js";
-import { calendarPaths } from "./calendar-paths.js";
 import { bearer, errorsOf, json, ref, UNSUPPORTED_MEDIA_TYPE, type Json } from "./openapi-parts.js";
 
 /**
@@ -16,7 +15,7 @@ import { bearer, errorsOf, json, ref, UNSUPPORTED_MEDIA_TYPE, type Json } from "
 /** The components of every registered schema, plus the unions the routes use. */
 const components = (): Record<string, Json> => {
   // Touch the schemas so their modules (and ids) are registered even if nothing else imported them.
-  void [ConsultarBodySchema, EnvelopeSchema, CalendarBodySchema, CalendarEnvelopeSchema, TokenRequestSchema, TokenResponseSchema, TokenErrorSchema, PaganteUpdateSchema, PaganteListSchema];
+  void [ConsultarBodySchema, EnvelopeSchema, TokenRequestSchema, TokenResponseSchema, TokenErrorSchema, PaganteUpdateSchema, PaganteListSchema];
   const { schemas } = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: "any" });
   const out: Record<string, Json> = {};
   for (const [id, schema] of Object.entries(schemas)) {
@@ -26,7 +25,6 @@ const components = (): Record<string, Json> => {
   }
   out["ConsultaAereoBody"] = { anyOf: [ref("ConsultaAereoRequest"), ref("ConsultaAereoPoll")] };
   out["RespostaSucesso"] = { anyOf: [ref("RespostaModoA"), ref("RespostaModoB")] };
-  out["CalendarioBody"] = { anyOf: [ref("CalendarioRequest"), ref("CalendarioPoll")] };
   return out;
 };
 
@@ -74,12 +72,13 @@ const tokenError = (description: string, headers?: Json): Json => ({
 });
 
 /**
- * Builds the OpenAPI 3.1 document for a base path.
+ * Builds the OpenAPI 3.1 document for a base path; `extraPaths`, the paths of the app's features (the price
+ * calendar's), go in beside the others.
  *
  * @example
  * app.get("/api/openapi.json", (c) => c.json(openApiDocument("/api")));
  */
-export const openApiDocument = (basePath: string): Json => {
+export const openApiDocument = (basePath: string, extraPaths?: Json): Json => {
   const searchBody = { required: true, content: { "application/json": { schema: ref("ConsultaAereoBody") } } };
   const paths: Json = {
     [`${basePath}/ConsultaAereo/Consultar`]: {
@@ -114,7 +113,7 @@ export const openApiDocument = (basePath: string): Json => {
         },
       },
     },
-    ...calendarPaths(basePath),
+    ...extraPaths,
     [`${basePath}/Token`]: {
       post: {
         summary: "Token de acesso (OAuth2, concessão por senha)",

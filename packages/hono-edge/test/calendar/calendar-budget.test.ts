@@ -8,6 +8,7 @@ import * as fetchAdapter from "@voar/http-adapter/fetch";
 import { createFakeUpstream, createSimulator, liveBackend, SCENARIO_EPOCH, type FakeUpstream } from "@voar/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app/create-app.js";
+import { priceCalendar } from "../../src/calendar/price-calendar.js";
 import type { ServiceConfigInput } from "../../src/config/config-schema.js";
 import { upstreamSourcesFor } from "../../src/sources/upstream-sources.js";
 import { consultar, memoryLogger, testConfig } from "../support/app.js";
@@ -22,7 +23,7 @@ const proxyOver = (upstream: FakeUpstream, calendar: ServiceConfigInput["calenda
     createFanOutSources: (o) => fetchAdapter.createFanOutSources({ ...o, fetch: upstream.fetch, polling }),
     createUpstreamSource: (o) => fetchAdapter.createUpstreamSource({ ...o, fetch: upstream.fetch, polling }),
   });
-  return createApp({ config, sources: sources.sources, logger: memoryLogger().logger });
+  return createApp({ config, sources: sources.sources, logger: memoryLogger().logger, priceCalendar: priceCalendar() });
 };
 
 beforeEach(() => vi.useFakeTimers({ now: SCENARIO_EPOCH }));

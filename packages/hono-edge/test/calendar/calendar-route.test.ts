@@ -1,6 +1,8 @@
 import { CalendarEnvelopeSchema, type WireCalendarDay } from "@voar/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { API_KEY, consultar, fastSources, NOW, OTHER_KEY, post, testApp } from "../support/app.js";
+import { createApp } from "../../src/app/create-app.js";
+import { silentLogger } from "../../src/logging/logger.js";
+import { API_KEY, consultar, fastSources, NOW, OTHER_KEY, post, testApp, testConfig } from "../support/app.js";
 import { calendario, completedCalendar } from "./support.js";
 
 beforeEach(() => vi.useFakeTimers({ now: NOW }));
@@ -92,6 +94,15 @@ describe("POST /ConsultaAereo/Calendario", () => {
     const again = await post(app, "/api/ConsultaAereo/Calendario", { Token: token }, { "If-None-Match": etag });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe("");
+  });
+
+  it("is a feature of the app: an app without it (the Worker's) answers 404 and lists no calendar in its OpenAPI document", async () => {
+    const app = createApp({ config: testConfig(), sources: fastSources(), logger: silentLogger });
+    const res = await calendario(app, ASKED);
+    expect(res.status).toBe(404);
+    expect(res.body.Erro?.Codigo).toBe("REQUISICAO_INVALIDA");
+    const doc = (await (await app.request("/api/openapi.json")).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths).filter((p) => p.includes("Calendario"))).toEqual([]);
   });
 
   it("counts against the tenant's rate limit like a Consultar", async () => {
