@@ -155,7 +155,7 @@ export {
 } from "./upstream/index.js";
 
 // Price calendar: day searches around a date, composed
-export { planCalendar, askOrder, MAX_FLEXIBLE_DAYS, type CalendarPlan, type FlexibleDays } from "./calendar/calendar-plan.js";
+export { planCalendar, askOrder, MAX_FLEXIBLE_DAYS, MAX_FLEXIBLE_RETURN_DAYS, MAX_GRID_DAYS, type CalendarPlan, type FlexibleDays } from "./calendar/calendar-plan.js";
 export { dayPrices, type DayCashPrice, type DayMilesPrice, type DayPrices } from "./calendar/day-prices.js";
 export {
   calendarOf,
@@ -175,6 +175,7 @@ export {
   CalendarPollSchema,
   CalendarRequestSchema,
   DiasFlexiveisSchema,
+  DiasFlexiveisVoltaSchema,
   parseCalendarRequest,
   type ParsedCalendarRequest,
 } from "./calendar/calendar-request.js";

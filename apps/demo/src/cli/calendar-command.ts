@@ -10,6 +10,7 @@ import { describeFieldErrors, requestFromArgs, type SearchFlags } from "./reques
 
 interface CalendarFlags extends Pick<SearchFlags, "volta" | "modo" | "adultos" | "criancas" | "bebes"> {
   readonly dias: string;
+  readonly diasVolta?: string;
   readonly json?: boolean;
   readonly baseUrl?: string;
   readonly token?: string;
@@ -42,6 +43,7 @@ export const addCalendarCommand = (program: Command, io: CalendarCommandIo): voi
     .argument("<ida>", "data da ida, AAAA-MM-DD ou +N (N dias a partir de hoje)")
     .addOption(new Option("--dias <n>", "dias antes e depois da ida (1 a 7)").default("3"))
     .option("--volta <data>", "data da volta, AAAA-MM-DD ou +N: cada dia mantém a mesma estadia")
+    .option("--dias-volta <n>", "com --volta: dias antes e depois da volta (1 a 3), uma grade de cada ida por cada volta")
     .addOption(new Option("--modo <modo>", "a (todas as companhias) ou uma companhia: latam, gol, azul, tap, copa, american, iberia, ou seu id").default("a"))
     .option("--adultos <n>", "adultos (1 a 9)", "1")
     .option("--criancas <n>", "crianças", "0")
@@ -57,7 +59,8 @@ export const addCalendarCommand = (program: Command, io: CalendarCommandIo): voi
         pagina: "1",
         porPagina: "10",
       } as SearchFlags);
-      const body = { ...query, DiasFlexiveis: /^\d+$/.test(flags.dias.trim()) ? Number(flags.dias) : flags.dias };
+      const days = (text: string) => (/^\d+$/.test(text.trim()) ? Number(text) : text);
+      const body = { ...query, DiasFlexiveis: days(flags.dias), ...(flags.diasVolta === undefined ? {} : { DiasFlexiveisVolta: days(flags.diasVolta) }) };
       const seed = flags.seed === undefined ? undefined : Number(flags.seed);
       if ((flags.token && !flags.baseUrl) || (seed !== undefined && !Number.isSafeInteger(seed))) {
         io.err.write(flags.token && !flags.baseUrl ? "--token só faz sentido com --base-url.\n" : "--seed deve ser um número inteiro.\n");
@@ -67,7 +70,7 @@ export const addCalendarCommand = (program: Command, io: CalendarCommandIo): voi
         ? (io.remote ?? prepareRemoteCalendar)(body, { baseUrl: flags.baseUrl, token: flags.token })
         : prepareLocalCalendar(body, seed === undefined ? {} : { seed });
       if (prepared.kind === "invalid") {
-        const lines = describeFieldErrors(prepared.campos).map((l) => l.replace("  DiasFlexiveis:", "  --dias:"));
+        const lines = describeFieldErrors(prepared.campos).map((l) => l.replace("  DiasFlexiveisVolta:", "  --dias-volta:").replace("  DiasFlexiveis:", "  --dias:"));
         io.err.write(`Calendário inválido:\n${lines.join("\n")}\n`);
         return io.exit(2);
       }

@@ -21,7 +21,7 @@ export const prepareLocalCalendar = (body: Record<string, unknown>, options: { s
   if (parsed.kind === "invalid") return { kind: "invalid", campos: parsed.campos };
   if (parsed.kind === "poll") return { kind: "invalid", campos: [{ Campo: "Token", Mensagem: "A CLI inicia calendários; use origem, destino e data." }] };
   const simulator = createSimulator(options.seed === undefined ? {} : { seed: options.seed });
-  const plan = planCalendar(parsed.query, parsed.flexibleDays, todayInSaoPaulo(now));
+  const plan = planCalendar(parsed.query, { before: parsed.flexibleDays, after: parsed.flexibleDays, returnDays: parsed.returnDays }, todayInSaoPaulo(now));
   const calendarId = `cli-${now.getTime().toString(36)}`;
   let n = 0;
   const answers$ = calendar(plan, (day) => search(day, simulator.sources), { airports }).pipe(

@@ -50,6 +50,15 @@ describe("voar calendario", () => {
     ]);
   });
 
+  it("--dias-volta: a grid of every departure by every return, one row each", async () => {
+    const { code, out } = await run(["calendario", "GRU", "SSA", "2026-12-20", "--volta", "2026-12-27", "--dias", "1", "--dias-volta", "1", "--json"]);
+    expect(code).toBe(0);
+    const answer = CalendarEnvelopeSchema.parse(JSON.parse(out));
+    expect(answer.TotalItens).toBe(9);
+    expect(new Set(answer.Data.map((d) => d.Volta))).toEqual(new Set(["2026-12-26", "2026-12-27", "2026-12-28"]));
+    expect((await run(["calendario", "GRU", "SSA", "+30", "--dias-volta", "2"])).err).toContain("--dias-volta: DiasFlexiveisVolta move a data de volta");
+  });
+
   it("names the flag of a bad argument, in Portuguese", async () => {
     const { code, err } = await run(["calendario", "GRU", "SSA", "+30", "--dias", "9"]);
     expect(code).toBe(2);

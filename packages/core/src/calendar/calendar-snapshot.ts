@@ -11,7 +11,7 @@ export type CalendarDayState = "waiting" | "searching" | "completed";
 export interface CalendarDay extends DayPrices {
   /** The day's ordinary query (its `departureDate`, and `returnDate` on a round trip). */
   readonly query: SearchQuery;
-  /** Whether this is the day the calendar was asked for. */
+  /** Whether this is the day the calendar was asked for (its departure, and its return on a round trip). */
   readonly asked: boolean;
   readonly state: CalendarDayState;
   /** The version of the day's search (0 before it started): grows as its results do. */
@@ -45,7 +45,7 @@ export type CalendarEvent =
 /** A day not searched yet. */
 export const waitingDay = (query: SearchQuery, asked: SearchQuery): CalendarDay => ({
   query,
-  asked: query.departureDate === asked.departureDate,
+  asked: query.departureDate === asked.departureDate && query.returnDate === asked.returnDate,
   state: "waiting",
   version: 0,
   sources: [],

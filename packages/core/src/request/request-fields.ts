@@ -21,6 +21,7 @@ export const REQUEST_FIELDS = [
   "Ordenacao",
   // The price calendar's (`POST /ConsultaAereo/Calendario`); a search ignores them.
   "DiasFlexiveis",
+  "DiasFlexiveisVolta",
 ] as const;
 
 /** A request member's canonical name. */

@@ -49,3 +49,29 @@ describe("askOrder", () => {
     expect(askOrder(plan).map((i) => plan.days[i]!.departureDate)).toEqual(["2026-03-03", "2026-03-02", "2026-03-04", "2026-03-05", "2026-03-06"]);
   });
 });
+
+describe("a grid of departures by returns (DiasFlexiveisVolta)", () => {
+  const roundTrip = { ...queryA, departureDate: "2026-12-20", returnDate: "2026-12-22" };
+
+  it("pairs every departure with every return around the one asked, on or after it, in date order", () => {
+    const plan = planCalendar(roundTrip, { before: 1, after: 1, returnDays: 1 });
+    expect(plan.days.map((d) => `${d.departureDate.slice(8)}>${d.returnDate!.slice(8)}`)).toEqual([
+      "19>21", "19>22", "19>23",
+      "20>21", "20>22", "20>23",
+      "21>21", "21>22", "21>23",
+    ]);
+    // A return before its departure is no trip: left out.
+    expect(planCalendar({ ...roundTrip, returnDate: "2026-12-20" }, { before: 1, after: 1, returnDays: 1 }).days.map((d) => `${d.departureDate.slice(8)}>${d.returnDate!.slice(8)}`)).toEqual([
+      "19>19", "19>20", "19>21", "20>20", "20>21", "21>21",
+    ]);
+  });
+
+  it("asks the cell asked first, then the nearest: departure moved plus stay changed", () => {
+    const plan = planCalendar(roundTrip, { before: 1, after: 1, returnDays: 1 });
+    const order = askOrder(plan).map((i) => `${plan.days[i]!.departureDate.slice(8)}>${plan.days[i]!.returnDate!.slice(8)}`);
+    // The cell asked, then every cell one day away (departure moved, or stay changed), the earlier first.
+    expect(order.slice(0, 5)).toEqual(["20>22", "19>21", "20>21", "20>23", "21>23"]);
+    expect(order.at(-1)).toMatch(/^(19>23|21>21)$/);
+    expect(new Set(order).size).toBe(9);
+  });
+});

@@ -43,4 +43,13 @@ describe("parseCalendarRequest", () => {
     const parsed = parseCalendarRequest({ ...body, Ida: "2026-04-01T00:00:00", DiasFlexiveis: "2", Adultos: "1" }, { ...ctx, compat: "legacy" });
     expect(parsed).toMatchObject({ kind: "calendar", flexibleDays: 2, query: { departureDate: "2026-04-01" } });
   });
+
+  it("reads DiasFlexiveisVolta: a grid needs Volta, 1 to 3 days, at most 49 cells", () => {
+    expect(parseCalendarRequest({ ...body, Volta: "2026-04-05", DiasFlexiveis: 2, DiasFlexiveisVolta: 2 }, ctx)).toMatchObject({ kind: "calendar", flexibleDays: 2, returnDays: 2 });
+    expect(parseCalendarRequest({ ...body, DiasFlexiveis: 2, DiasFlexiveisVolta: 2 }, ctx)).toEqual({ kind: "invalid", campos: [{ Campo: "DiasFlexiveisVolta", Mensagem: CALENDAR_MESSAGES.returnNeedsVolta }] });
+    expect(parseCalendarRequest({ ...body, Volta: "2026-04-05", DiasFlexiveis: 2, DiasFlexiveisVolta: 4 }, ctx)).toEqual({ kind: "invalid", campos: [{ Campo: "DiasFlexiveisVolta", Mensagem: CALENDAR_MESSAGES.returnRange }] });
+    // (2 x 4 + 1) x (2 x 3 + 1) = 63 searches: too many.
+    expect(parseCalendarRequest({ ...body, Volta: "2026-04-05", DiasFlexiveis: 4, DiasFlexiveisVolta: 3 }, ctx)).toEqual({ kind: "invalid", campos: [{ Campo: "DiasFlexiveisVolta", Mensagem: CALENDAR_MESSAGES.gridTooLarge }] });
+    expect(parseCalendarRequest({ ...body, Volta: "2026-04-05", DiasFlexiveis: 3, DiasFlexiveisVolta: 3 }, ctx)).toMatchObject({ kind: "calendar", returnDays: 3 });
+  });
 });

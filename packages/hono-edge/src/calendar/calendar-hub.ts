@@ -48,12 +48,16 @@ export class CalendarHub {
 
   constructor(private readonly o: CalendarHubOptions) {}
 
-  /** Starts the calendar of a query for a tenant (`flexibleDays` each side of its date), or joins the live one. */
-  async open(tenant: string, query: SearchQuery, flexibleDays: number, hiddenCashAirlines: readonly number[], trace?: TraceContext): Promise<CalendarRecord> {
-    const key = calendarKey(tenant, query, flexibleDays, hiddenCashAirlines);
+  /**
+   * Starts the calendar of a query for a tenant (`flexibleDays` each side of its date; with `returnDays`, a grid
+   * of departures by returns), or joins the live one.
+   */
+  async open(tenant: string, query: SearchQuery, days: { readonly flexibleDays: number; readonly returnDays?: number | undefined }, hiddenCashAirlines: readonly number[], trace?: TraceContext): Promise<CalendarRecord> {
+    const { flexibleDays, returnDays } = days;
+    const key = calendarKey(tenant, query, flexibleDays, returnDays, hiddenCashAirlines);
     this.o.admission?.admit(key);
     const now = this.o.clock.now();
-    const plan = planCalendar(query, flexibleDays, todayInSaoPaulo(new Date(now)));
+    const plan = planCalendar(query, { before: flexibleDays, after: flexibleDays, returnDays }, todayInSaoPaulo(new Date(now)));
     const rounds = Math.ceil(plan.days.length / Math.max(1, this.o.concurrency));
     const candidate: CalendarRecord = {
       id: this.o.newId(),
@@ -61,6 +65,7 @@ export class CalendarHub {
       tenant,
       query,
       flexibleDays,
+      ...(returnDays === undefined ? {} : { returnDays }),
       hiddenCashAirlines: [...hiddenCashAirlines],
       days: plan.days.map((d) => ({ departureDate: d.departureDate, ...(d.returnDate === undefined ? {} : { returnDate: d.returnDate }) })),
       ...(this.o.requestsPerDay === undefined ? {} : { budget: { limit: this.o.requestsPerDay * plan.days.length, used: 0 } }),

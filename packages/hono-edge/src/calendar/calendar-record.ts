@@ -26,6 +26,8 @@ export interface CalendarRecord {
   readonly query: SearchQuery;
   /** `DiasFlexiveis`. */
   readonly flexibleDays: number;
+  /** `DiasFlexiveisVolta`: a grid of departures by returns; absent when each day keeps the stay asked. */
+  readonly returnDays?: number | undefined;
   /** Airlines whose cash offers its days leave out (Pagante switch off when it started). */
   readonly hiddenCashAirlines: readonly number[];
   /** Every day, in date order. */
@@ -47,10 +49,10 @@ export interface CalendarRecord {
 
 /**
  * What makes two calendar requests the same calendar: the tenant, the normalized query, the days on each
- * side, and the airlines whose Pagante switch is off.
+ * side (of the departure, and of the return on a grid), and the airlines whose Pagante switch is off.
  */
-export const calendarKey = (tenant: string, query: SearchQuery, flexibleDays: number, hiddenCashAirlines: readonly number[]): string =>
-  ["calendar", tenant, queryKey(query), flexibleDays, [...hiddenCashAirlines].sort((a, b) => a - b).join(",")].join("\u0000");
+export const calendarKey = (tenant: string, query: SearchQuery, flexibleDays: number, returnDays: number | undefined, hiddenCashAirlines: readonly number[]): string =>
+  ["calendar", tenant, queryKey(query), flexibleDays, returnDays ?? "", [...hiddenCashAirlines].sort((a, b) => a - b).join(",")].join("\u0000");
 
 /** The ordinary query of a stored day. */
 export const dayQuery = (record: Pick<CalendarRecord, "query">, day: CalendarDayRecord): SearchQuery => {

@@ -31,7 +31,7 @@ export const resolveCalendar = async (deps: CalendarRouteDeps, c: Context<AppEnv
   const body = parseJsonText(text);
   const parsed = parseCalendarRequest(body, { airports: deps.airports, now: new Date(deps.clock.now()), compat });
   if (parsed.kind === "invalid") throw new InvalidRequest(parsed.campos);
-  if (parsed.kind === "calendar") return deps.calendars.open(tenant, parsed.query, parsed.flexibleDays, await deps.pagante.hiddenCashAirlines(), c.get("trace"));
+  if (parsed.kind === "calendar") return deps.calendars.open(tenant, parsed.query, parsed, await deps.pagante.hiddenCashAirlines(), c.get("trace"));
   const record = await deps.calendars.find(tenant, parsed.token);
   if (!record) throw new UnknownSearch(pollField(body), "calendar");
   return record;

@@ -85,6 +85,21 @@ describe("POST /ConsultaAereo/Calendario", () => {
     expect(done.body.Data.every((d) => d.MenorValor !== null && d.MenorPontos !== null)).toBe(true);
   });
 
+  it("DiasFlexiveisVolta: a grid of every departure by every return around the ones asked, each cell a round trip's search", async () => {
+    const { app } = testApp();
+    const body = (await calendario(app, { ...ASKED, Volta: "2026-03-23", DiasFlexiveis: 1, DiasFlexiveisVolta: 1 })).body;
+    expect(body.TotalItens).toBe(9);
+    expect(body.Data.map((d) => `${d.Data.slice(8)}>${d.Volta!.slice(8)}`)).toEqual(["19>22", "19>23", "19>24", "20>22", "20>23", "20>24", "21>22", "21>23", "21>24"]);
+    expect(body.Data.filter((d) => d.DiaPedido).map((d) => [d.Data, d.Volta])).toEqual([["2026-03-20", "2026-03-23"]]);
+    const done = await completedCalendar(app, body.Token);
+    expect(done.body.Data.every((d) => d.Completed && d.MenorValor !== null)).toBe(true);
+    // Each cell is the ordinary round trip of its dates: its Token is that search's.
+    const cell = done.body.Data[5]!;
+    const search = await consultar(app, { Origem: "GRU", Destino: "SSA", Ida: cell.Data, Volta: cell.Volta, QuantidadePorPagina: 100 });
+    expect(search.body.Token).toBe(cell.TokenBusca);
+    expect((await calendario(app, { ...ASKED, DiasFlexiveis: 1, DiasFlexiveisVolta: 1 })).body.Erro?.Campos?.map((c) => c.Campo)).toEqual(["DiasFlexiveisVolta"]);
+  });
+
   it("a conditional poll of an unchanged calendar is 304 without a body", async () => {
     const { app } = testApp();
     const token = (await calendario(app, ASKED)).body.Token;
