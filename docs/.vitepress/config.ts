@@ -38,6 +38,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     text: "Service",
     items: [
       { text: "Endpoints", link: "/service/endpoints" },
+      { text: "Price calendar (flexible dates)", link: "/service/calendar" },
       { text: "In your own Hono app", link: "/service/hono-app" },
       { text: "Error catalogue", link: "/reference/generated/errors" },
       { text: "Configuration reference", link: "/reference/generated/configuration" },

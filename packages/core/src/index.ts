@@ -68,6 +68,7 @@ export {
   type SourceErrorTag,
 } from "./errors/source-errors.js";
 export {
+  CALENDAR_BUDGET_FAILURE,
   ERROR_CATALOGUE,
   ERROR_CODES,
   SOURCE_FAILURE,
@@ -154,3 +155,40 @@ export {
   type UpstreamAnswer,
   type ReadContext,
 } from "./upstream/index.js";
+
+// Price calendar: day searches around a date, composed
+export { planCalendar, askOrder, MAX_FLEXIBLE_DAYS, MAX_FLEXIBLE_RETURN_DAYS, MAX_GRID_DAYS, type CalendarPlan, type FlexibleDays } from "./calendar/calendar-plan.js";
+export { dayPrices, type DayCashPrice, type DayMilesPrice, type DayPrices } from "./calendar/day-prices.js";
+export {
+  calendarOf,
+  dayOfSnapshot,
+  initialCalendar,
+  reduceCalendar,
+  waitingDay,
+  type CalendarDay,
+  type CalendarDayState,
+  type CalendarEvent,
+  type CalendarSnapshot,
+} from "./calendar/calendar-snapshot.js";
+export { calendar, DAY_NOT_SEARCHED, DAY_STOPPED, DEFAULT_CALENDAR_CONCURRENCY, type CalendarOptions, type DaySearch } from "./calendar/calendar.js";
+export {
+  CALENDAR_MESSAGES,
+  CalendarBodySchema,
+  CalendarPollSchema,
+  CalendarRequestSchema,
+  DiasFlexiveisSchema,
+  DiasFlexiveisVoltaSchema,
+  parseCalendarRequest,
+  type ParsedCalendarRequest,
+} from "./calendar/calendar-request.js";
+export {
+  CalendarAirlineSchema,
+  CalendarDaySchema,
+  CalendarEnvelopeSchema,
+  CalendarProgressSchema,
+  calendarToEnvelope,
+  toWireCalendarDay,
+  type CalendarEnvelope,
+  type CalendarEnvelopeOptions,
+  type WireCalendarDay,
+} from "./calendar/calendar-envelope.js";

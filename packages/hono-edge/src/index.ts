@@ -6,6 +6,9 @@
 
 // The app
 export { createApp } from "./app/create-app.js";
+export { priceCalendar, type PriceCalendarFeature } from "./calendar/price-calendar.js";
+export type { CalendarStore } from "./calendar/calendar-store.js";
+export type { CalendarRecord, CalendarDayRecord, SettledDay } from "./calendar/calendar-record.js";
 export type { AppDeps } from "./app/app-deps.js";
 export type { AppEnv } from "./app/app-env.js";
 export { systemClock, type Clock } from "./clock.js";

@@ -19,6 +19,7 @@ import { readFile } from "node:fs/promises";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { SearchSource } from "@voar/core";
 import { createApp } from "./app/create-app.js";
+import { priceCalendar } from "./calendar/price-calendar.js";
 import { nodeDocsAssets } from "./docs/node-docs-assets.js";
 import { batchedLineWriter } from "./entries/node-log-writer.js";
 import { serveNode } from "./entries/node-server.js";
@@ -206,6 +207,7 @@ const app = (() => {
       instanceId,
       logger,
       docsAssets: nodeDocsAssets(),
+      priceCalendar: priceCalendar(),
       signal: shutdown.signal,
       load,
       metrics,

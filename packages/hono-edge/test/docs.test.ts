@@ -44,7 +44,16 @@ describe("GET /api/openapi.json", () => {
     const doc = (await res.json()) as OpenApiDoc;
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths).sort()).toEqual(
-      ["/api/ConsultaAereo/Consultar", "/api/ConsultaAereo/Stream", "/api/Token", "/api/admin/pagante", "/health", "/ready"].sort(),
+      [
+        "/api/ConsultaAereo/Consultar",
+        "/api/ConsultaAereo/Stream",
+        "/api/ConsultaAereo/Calendario",
+        "/api/ConsultaAereo/Calendario/Stream",
+        "/api/Token",
+        "/api/admin/pagante",
+        "/health",
+        "/ready",
+      ].sort(),
     );
     const consultar = doc.paths["/api/ConsultaAereo/Consultar"]?.["post"];
     expect(Object.keys(consultar?.responses ?? {}).sort()).toEqual(["200", "304", "400", "401", "403", "404", "413", "415", "429", "500", "502", "503", "504"]);
@@ -55,7 +64,7 @@ describe("GET /api/openapi.json", () => {
     const { app } = testApp();
     const doc = (await (await app.request("/api/openapi.json")).json()) as OpenApiDoc;
     const schemas = doc.components.schemas;
-    for (const id of ["ConsultaAereoRequest", "ConsultaAereoPoll", "RespostaModoA", "RespostaModoB", "RespostaErro", "Progresso", "TokenRequest", "PaganteAtualizacao"]) {
+    for (const id of ["ConsultaAereoRequest", "ConsultaAereoPoll", "RespostaModoA", "RespostaModoB", "RespostaErro", "Progresso", "TokenRequest", "PaganteAtualizacao", "CalendarioRequest", "CalendarioPoll", "RespostaCalendario", "DiaCalendario"]) {
       expect(schemas[id]).toBeDefined();
     }
     const registry = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: "any" }).schemas;

@@ -39,7 +39,7 @@ export const createFanOutSources = (options: UpstreamOptions & FanOutIdentity & 
   fanOutSources(upstreamContext(options, options.transport ?? createFetchTransport(options.fetch)), options);
 
 export { createClient, type VoarClient } from "./client/create-client.js";
-export type { ClientOptions, ClientTransport, Envelope, SearchRequest } from "./client/client-options.js";
+export type { CalendarRequest, ClientOptions, ClientTransport, Envelope, SearchRequest } from "./client/client-options.js";
 export { createFetchTransport } from "./transport/fetch-transport.js";
 export { transportFailure, type TimeoutLimits } from "./transport/transport-failure.js";
 export type { FetchLike, HttpReply, HttpRequest, HttpTransport } from "./transport/http-transport.js";
@@ -64,3 +64,4 @@ export {
 } from "./upstream/breaker-state.js";
 export { DEFAULT_COOLDOWN_MS, DEFAULT_FAILURE_THRESHOLD, DEFAULT_REQUESTS_PER_SOURCE, type BreakerOptions, type RequestBudgetOptions } from "./upstream/source-breaker.js";
 export { retryAfterMs } from "./upstream/retry-after.js";
+export { RequestBudgetGroup, requestBudgetGroupOf, withRequestBudgetGroup } from "./upstream/request-budget-group.js";

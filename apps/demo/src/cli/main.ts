@@ -8,6 +8,7 @@ import { describeRemoteError, prepareRemoteSearch } from "./remote-search.js";
 import { inPortuguese } from "./pt-br-help.js";
 import { describeFieldErrors, requestFromArgs, type SearchFlags } from "./request-from-args.js";
 import { modeATable, modeBTable } from "./result-table.js";
+import { addCalendarCommand, type CalendarCommandIo } from "./calendar-command.js";
 
 /** Where the CLI writes; injectable so tests capture it. */
 export interface CliIo {
@@ -17,6 +18,8 @@ export interface CliIo {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Runs a prepared search against a remote service instead of the simulator (set when `--base-url` is given). */
   readonly remote?: (body: Record<string, unknown>, opts: { baseUrl: string; token?: string | undefined }) => PreparedSearch;
+  /** Runs a prepared calendar against a remote service (`voar calendario --base-url`); default: the SDK's client. */
+  readonly remoteCalendar?: CalendarCommandIo["remote"];
 }
 
 interface Flags extends SearchFlags {
@@ -143,6 +146,8 @@ export const main = async (
       }
       code = last.Success ? 0 : 1;
     });
+
+  addCalendarCommand(program, { out: io.out, err: io.err, pc, color, remote: io.remoteCalendar, exit: (c) => void (code = c) });
 
   try {
     await program.parseAsync([...argv], { from: "user" });

@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { AIRLINES, sourcesFor, type SearchSource } from "@voar/core";
 import { airportsPtBr } from "@voar/core/airports";
-import { ConfigError, createApp, loadConfig, type Logger } from "@voar/hono-edge";
+import { ConfigError, createApp, loadConfig, priceCalendar, type Logger } from "@voar/hono-edge";
 import { nodeDocsAssets } from "@voar/hono-edge/node-docs";
 import type { DemoConfig } from "../shared/demo-config.js";
 import { createDemoApp } from "./demo-app.js";
@@ -76,7 +76,7 @@ export const startDemoServer = async (overrides: Partial<DemoOptions> = {}): Pro
   if (!docsSiteBuilt()) write(`A documentação em /docs ainda não foi construída: rode ${DOCS_BUILD_COMMAND}.`);
 
   const shutdown = new AbortController();
-  const service = createApp({ config, sources: demoSources.sources, logger: consoleLogger(write), docsAssets: nodeDocsAssets(), signal: shutdown.signal });
+  const service = createApp({ config, sources: demoSources.sources, logger: consoleLogger(write), docsAssets: nodeDocsAssets(), signal: shutdown.signal, priceCalendar: priceCalendar() });
   const pageConfig: DemoConfig = {
     apiBaseUrl: config.basePath,
     apiKey: options.apiKey,

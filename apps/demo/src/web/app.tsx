@@ -8,8 +8,11 @@ import { airportLabel } from "./components/airport-input.js";
 import { DeveloperPanel } from "./components/developer-panel.js";
 import { OperatorPanel } from "./components/operator-panel.js";
 import { Intro, ResultsArea } from "./components/results-area.js";
+import { CalendarStrip } from "./components/calendar-strip.js";
 import { SearchForm } from "./components/search-form.js";
+import { useCalendar } from "./calendar/use-calendar.js";
 import {
+  calendarRequestOf,
   directoryOf,
   initialFormValues,
   requestOf,
@@ -43,6 +46,7 @@ export const App = () => {
   const [operatorOpen, setOperatorOpen] = useState(false);
   const client = useMemo(() => (config ? createVoarClient(config) : undefined), [config]);
   const { run, search, page } = useSearch(client);
+  const prices = useCalendar(client);
 
   useEffect(() => {
     loadDemoConfig().then(setConfig, (e: unknown) => setLoadError(e instanceof Error ? e.message : String(e)));
@@ -68,14 +72,26 @@ export const App = () => {
       setFilters(NO_FILTERS);
       const request = requestOf(resolved, { pageSize });
       search(request.Companhia === -1 ? withView(request, NO_FILTERS, sort) : request);
+      const calendar = calendarRequestOf(resolved);
+      if (calendar) prices.start(calendar);
+      else prices.clear();
       // On a phone the results start below the form: bring the progress into view.
       requestAnimationFrame(() => {
         const area = document.getElementById("resultados");
         if (area && area.getBoundingClientRect().top > window.innerHeight * 0.8) area.scrollIntoView({ behavior: "smooth", block: "start" });
       });
     },
-    [search, pageSize, sort],
+    [search, prices, pageSize, sort],
   );
+
+  /** A day of the calendar clicked: its results, the same search the calendar ran for it (the calendar stays). */
+  const openDay = (day: { readonly Data: string; readonly Volta?: string | undefined }) => {
+    const next = { ...values, ida: day.Data, ...(day.Volta ? { volta: day.Volta } : {}) };
+    setValues(next);
+    setFilters(NO_FILTERS);
+    const request = requestOf(next, { pageSize });
+    search(request.Companhia === -1 ? withView(request, NO_FILTERS, sort) : request);
+  };
 
   const onPage = (n: number) => {
     if (!run) return;
@@ -113,6 +129,7 @@ export const App = () => {
           <OperatorPanel apiBaseUrl={config.apiBaseUrl} demoAdminKey={config.adminKey} onSearchAgain={run ? () => search({ ...run.request, NumeroPagina: 1 }) : undefined} />
         ) : null}
         <SearchForm values={values} errors={errors} busy={run?.status === "running"} served={config?.companhias} onChange={setValues} onSubmit={() => void submit(values)} />
+        {prices.calendar ? <CalendarStrip calendar={prices.calendar} selected={run?.request.Ida} onOpen={openDay} /> : null}
         {run ? <ResultsArea run={run} backend={config?.backend} onPage={onPage} onPageSize={onPageSize} filters={filters} sort={sort} onView={onView} /> : <Intro />}
         {config ? <DeveloperPanel config={config} request={run?.request} /> : null}
       </main>

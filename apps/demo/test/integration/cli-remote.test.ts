@@ -2,7 +2,7 @@
  * `voar search --base-url` against the demo server on a real port: the CLI follows the search through
  * the SDK's client (SSE), shows progress per source and the table, and says clearly what went wrong.
  */
-import { ModeAEnvelopeSchema, ModeBEnvelopeSchema } from "@voar/core";
+import { CalendarEnvelopeSchema, ModeAEnvelopeSchema, ModeBEnvelopeSchema } from "@voar/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { prepareRemoteSearch } from "../../src/cli/remote-search.js";
@@ -77,5 +77,17 @@ describe("voar search --base-url against the demo server", () => {
     const { code, err } = await run(["search", "CNF", "CNF", ida, "--base-url", demo.apiUrl, "--token", demo.config.apiKey]);
     expect(code).toBe(2);
     expect(err).toContain("<destino>: Destino deve ser diferente de Origem.");
+  });
+
+  it("voar calendario follows the service's calendar: a line per change, the table, or --json with each day's TokenBusca", async () => {
+    const table = await run(["calendario", "CNF", "SDU", ida, "--dias", "2", "--base-url", demo.apiUrl, "--token", demo.config.apiKey]);
+    expect(table.err).toBe("");
+    expect(table.code).toBe(0);
+    expect(table.out).toMatch(/Calendário: 5 de 5 dias, menor até agora R\$/);
+    expect(table.out).toContain("pedido");
+    const json = await run(["calendario", "CNF", "SDU", ida, "--dias", "2", "--json", "--base-url", demo.apiUrl, "--token", demo.config.apiKey]);
+    const answer = CalendarEnvelopeSchema.parse(JSON.parse(json.out));
+    expect(answer.Completed).toBe(true);
+    expect(answer.Data.every((d) => d.TokenBusca !== null && d.MenorValor !== null)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import type { Offer } from "../domain/offer.js";
-import { SOURCE_FAILURE } from "../errors/error-catalogue.js";
+import { CALENDAR_BUDGET_FAILURE, SOURCE_FAILURE } from "../errors/error-catalogue.js";
 import { isRetryable, type SourceError } from "../errors/source-errors.js";
 import type { SearchEvent } from "./events.js";
 import type { SourceProgress } from "../errors/source-progress.js";
@@ -63,6 +63,10 @@ const mergeBatch = (s: SearchSnapshot, sourceId: string, batch: readonly Offer[]
   return { ...s, offers, outbound, inbound, sources: sources ?? s.sources, version: s.version + 1 };
 };
 
+/** The catalogue's sentence of a failure (a calendar's budget has its own), and the calendar's scope when it is one. */
+const failureSentence = (e: SourceError): { readonly message: string; readonly scope?: "calendar" } =>
+  e._tag === "RequestBudgetExhausted" && e.scope === "calendar" ? { message: CALENDAR_BUDGET_FAILURE.mensagem, scope: "calendar" } : { message: SOURCE_FAILURE[e._tag].mensagem };
+
 /**
  * The pure reducer of a search: folds one event into a snapshot. Snapshots only grow: an offer once
  * received is never dropped (a later version of the same id may refine its price). Events about unknown
@@ -88,7 +92,7 @@ export const reduce = (s: SearchSnapshot, event: SearchEvent): SearchSnapshot =>
                 ...p,
                 state: "failed",
                 // The catalogue's sentence, never the error's own message (it may hold upstream text): see `SearchOptions.onSourceError`.
-                error: { tag: event.error._tag, message: SOURCE_FAILURE[event.error._tag].mensagem, retryable: isRetryable(event.error), ...retryAfterOf(event.error) },
+                error: { tag: event.error._tag, retryable: isRetryable(event.error), ...retryAfterOf(event.error), ...failureSentence(event.error) },
               },
       );
       if (!sources) return s;

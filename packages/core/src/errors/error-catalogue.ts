@@ -128,6 +128,15 @@ export const SOURCE_FAILURE: { readonly [T in FailureTag]: { readonly codigo: So
 };
 
 /**
+ * How a source stopped by a price calendar's budget (a `RequestBudgetExhausted` of scope `calendar`) is told:
+ * the calendar's limit, not the search's; a search of the same day outside the calendar asks the source again.
+ */
+export const CALENDAR_BUDGET_FAILURE: { readonly codigo: SourceFailureCode; readonly mensagem: string } = {
+  codigo: "FALHA_FORNECEDOR",
+  mensagem: "O calendário atingiu o limite de requisições ao fornecedor; esta fonte parou antes de terminar. Uma busca só deste dia consulta o fornecedor de novo.",
+};
+
+/**
  * The code of a search in which every source failed: `TEMPO_ESGOTADO` when all of them ran out of time,
  * `SEM_PERMISSAO` when all of them were refused for lack of permission (not retryable), otherwise
  * `FALHA_FORNECEDOR` (a mix: some part of it may succeed on a retry).

@@ -96,13 +96,15 @@ export class SourceUnavailable extends Data.TaggedError("SourceUnavailable")<{
 
 /**
  * The search spent its budget of upstream requests (`limit`): the source stopped before it finished. A new
- * search has a budget of its own, so it is retryable later, never within the search.
+ * search has a budget of its own, so it is retryable later, never within the search. `scope` says whose
+ * budget it was: the search's own (default), or that of the price calendar the search is a day of.
  */
 export class RequestBudgetExhausted extends Data.TaggedError("RequestBudgetExhausted")<{
   readonly limit: number;
+  readonly scope?: "search" | "calendar" | undefined;
 }> {
   override get message() {
-    return `limite de ${this.limit} requisições ao fornecedor por busca atingido`;
+    return `limite de ${this.limit} requisições ao fornecedor por ${this.scope === "calendar" ? "calendário" : "busca"} atingido`;
   }
 }
 

@@ -26,5 +26,11 @@ export interface SourceProgress {
      * `Retry-After`) or its breaker knows (`SourceUnavailable`: the rest of its cool-down), in ms.
      */
     readonly retryAfterMs?: number | undefined;
+    /**
+     * `"calendar"` when the budget of the price calendar the search is a day of stopped the source (not the
+     * search's own): the failure is the calendar's, so a new request for the same query starts a search of
+     * its own instead of joining this one.
+     */
+    readonly scope?: "calendar" | undefined;
   } | undefined;
 }

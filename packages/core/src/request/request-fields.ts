@@ -19,6 +19,9 @@ export const REQUEST_FIELDS = [
   "LeaseId",
   "Filtros",
   "Ordenacao",
+  // The price calendar's (`POST /ConsultaAereo/Calendario`); a search ignores them.
+  "DiasFlexiveis",
+  "DiasFlexiveisVolta",
 ] as const;
 
 /** A request member's canonical name. */

@@ -11,7 +11,7 @@ import type { RequestField } from "./request-fields.js";
 export type RequestCompat = "spec" | "legacy";
 
 /** Members that are integers on the wire; legacy clients (form binders, PowerShell, PHP) send `"1"`. */
-const INTEGER_FIELDS: ReadonlySet<RequestField> = new Set(["Adultos", "Criancas", "Bebes", "Companhia", "NumeroPagina", "QuantidadePorPagina"]);
+const INTEGER_FIELDS: ReadonlySet<RequestField> = new Set(["Adultos", "Criancas", "Bebes", "Companhia", "NumeroPagina", "QuantidadePorPagina", "DiasFlexiveis", "DiasFlexiveisVolta"]);
 
 /** An integer written as text: optional sign, digits only (no decimals, exponents, hex or blanks inside). */
 const INTEGER_TEXT = /^[+-]?\d{1,9}$/;

@@ -136,6 +136,13 @@ const pairOf = (head: Head, parts: readonly (readonly [RoundTripCell, RoundTripC
   };
 };
 
+/** Every outbound and return offer of a group that combine (at its price): each part's pairs whose return leaves {@link MIN_STAY_MINUTES} after the outbound lands. */
+export function* combinationsOf(p: RoundTripPair): Generator<readonly [Offer, Offer]> {
+  for (const [out, back] of p.parts) {
+    for (const o of out.offers) for (const r of back.offers) if (arrivalOf(o) + MIN_STAY_MINUTES <= departureOf(r)) yield [o, r];
+  }
+}
+
 /** The group with only the alternatives `accept` takes, each way, that still combine at its price; undefined when none do. */
 export const filterPair = (p: RoundTripPair, accept: (o: Offer) => boolean): RoundTripPair | undefined => {
   const parts: (readonly [RoundTripCell, RoundTripCell])[] = [];

@@ -6,8 +6,10 @@
  * - the query is the bottom of the flow: the engine runs it, the views and the envelope read its view (filters,
  *   sort), the request parser produces it;
  * - the engine runs sources; views are built from its snapshots; the envelope writes the views;
- * - request/ is the outermost layer: parsing a request answers with the envelope's field errors and reads the same
- *   `Filtros` and `Ordenacao` the envelope echoes in `meta`.
+ * - request/ is the outermost layer of a search: parsing a request answers with the envelope's field errors and reads
+ *   the same `Filtros` and `Ordenacao` the envelope echoes in `meta`;
+ * - calendar/ sits on top of them all: a calendar is made of whole searches (their snapshots, their round-trip
+ *   views, their request rules and envelope).
  *
  * Under them a shared base everyone may import (util, domain, the airport table, errors), and the tolerant reader
  * of upstream answers next to the engine, as what sources use to turn an answer into domain offers.
@@ -26,6 +28,7 @@ export const LAYERS = [
   "views", // a snapshot → a Mode A page, a Mode B result
   "envelope", // views → our envelope: schemas, writers, progress, Filtros and Ordenacao
   "request", // a request body → a query and a view (and back, for clients)
+  "calendar", // the price calendar: day searches composed (plan, cheapest fares, the Observable, its request and answer)
 ] as const;
 
 /** A module of src/: its path relative to src/ (`engine/search.ts`) and its text. */

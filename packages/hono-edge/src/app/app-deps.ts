@@ -12,6 +12,7 @@ import { createMemorySessionStore } from "../search/memory-session-store.js";
 import type { SessionStore } from "../search/session-store.js";
 import { createMemoryPaganteSettings, type PaganteSettings } from "../settings/pagante-settings.js";
 import type { DocsAssets } from "../docs/docs-page.js";
+import type { PriceCalendarFeature } from "../calendar/price-calendar.js";
 import { noopMetrics, type MetricsExposition, type ServiceMetrics } from "../telemetry/service-metrics.js";
 
 /** What {@link createApp} is made of. Only the configuration and the sources are required. */
@@ -57,6 +58,12 @@ export interface AppDeps {
    * `{base}/docs` says where the reference is served instead (the Worker's bundle leaves the files out).
    */
   readonly docsAssets?: DocsAssets | undefined;
+  /**
+   * Price calendars (`POST {base}/ConsultaAereo/Calendario` and its stream): `priceCalendar()`. They are kept in
+   * the session store (`SessionStore.calendars`: the memory and Redis stores have them). Default: none (the
+   * routes answer 404): the Worker's bundle, with a size budget, goes without; the Node, Deno and Bun entries give it.
+   */
+  readonly priceCalendar?: PriceCalendarFeature | undefined;
   /** Aborting it stops the searches this instance runs and releases their leases (graceful shutdown). */
   readonly signal?: AbortSignal | undefined;
   /**
@@ -83,8 +90,9 @@ export interface AppDeps {
 }
 
 /** {@link AppDeps} with every default filled in. */
-export type ResolvedDeps = { readonly [K in Exclude<keyof AppDeps, "signal" | "clientAddress" | "docsAssets" | "load" | "metricsExposition" | "upstreamLogin">]-?: NonNullable<AppDeps[K]> } & {
+export type ResolvedDeps = { readonly [K in Exclude<keyof AppDeps, "signal" | "clientAddress" | "docsAssets" | "load" | "metricsExposition" | "upstreamLogin" | "priceCalendar">]-?: NonNullable<AppDeps[K]> } & {
   readonly upstreamLogin: (() => LoginState) | undefined;
+  readonly priceCalendar: PriceCalendarFeature | undefined;
   readonly metricsExposition: MetricsExposition | undefined;
   readonly signal: AbortSignal | undefined;
   readonly load: LoadSignal | undefined;
@@ -127,6 +135,7 @@ export const resolveDeps = (deps: AppDeps): ResolvedDeps => {
     newSearchId: deps.newSearchId ?? (() => crypto.randomUUID()),
     signal: deps.signal,
     docsAssets: deps.docsAssets,
+    priceCalendar: deps.priceCalendar,
     load: deps.load,
     metrics: deps.metrics ?? noopMetrics,
     metricsExposition: deps.metricsExposition,

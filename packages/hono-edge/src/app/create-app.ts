@@ -78,11 +78,13 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     metrics: d.metrics,
   });
   d.metrics.runningSearches(() => hub.runningCount());
+  // Price calendars, when the app has the feature and the store keeps them: their days are ordinary searches of the hub.
+  const calendars = d.priceCalendar?.hubFor(d, hub, admission);
   // One listener on the shutdown signal for the whole app (one per open stream would pass Node's limit of 10).
   const shutdownHooks = new Set<() => void>();
   d.signal?.addEventListener("abort", () => {
     for (const hook of [...shutdownHooks]) hook();
-    hub.close().catch((e: unknown) => logger.log({ level: "error", msg: "shutdown.failed", error: e instanceof Error ? e.message : String(e) }));
+    Promise.all([calendars?.close(), hub.close()]).catch((e: unknown) => logger.log({ level: "error", msg: "shutdown.failed", error: e instanceof Error ? e.message : String(e) }));
   });
   const searchDeps: SearchRouteDeps = {
     hub,
@@ -100,6 +102,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   const allowed = new Map<string, string[]>([
     [`${base}/ConsultaAereo/Consultar`, ["POST"]],
     [`${base}/ConsultaAereo/Stream`, ["POST"]],
+    ...(calendars ? [[`${base}/ConsultaAereo/Calendario`, ["POST"]] as [string, string[]], [`${base}/ConsultaAereo/Calendario/Stream`, ["POST"]] as [string, string[]]] : []),
     [`${base}/Token`, ["POST"]],
     [`${base}/admin/pagante`, ["GET", "PUT"]],
     [`${base}/openapi.json`, ["GET"]],
@@ -124,6 +127,12 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   const shutdown = d.signal && { add: (hook: () => void) => (shutdownHooks.add(hook), () => void shutdownHooks.delete(hook)) };
   app.post(`${base}/ConsultaAereo/Consultar`, bearer, legacyStatus(), json, limit, consultarHandler(searchDeps));
   app.post(`${base}/ConsultaAereo/Stream`, bearer, json, limit, streamHandler(searchDeps, { ...config.sse, logger, shutdown, metrics: d.metrics }));
+  if (calendars && d.priceCalendar) {
+    const calendarDeps = { calendars, airports: d.airports, clock: d.clock, pagante: d.pagante, bodyLimitBytes: config.limits.bodyBytes, pollHintMs: config.search.pollHintMs };
+    const handlers = d.priceCalendar.handlers(calendarDeps, { ...config.sse, logger, shutdown, metrics: d.metrics });
+    app.post(`${base}/ConsultaAereo/Calendario`, bearer, json, limit, handlers.poll);
+    app.post(`${base}/ConsultaAereo/Calendario/Stream`, bearer, json, limit, handlers.stream);
+  }
   app.post(
     `${base}/Token`,
     tokenHandler(auth, {
@@ -137,7 +146,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   app.get(`${base}/admin/pagante`, admin, getPaganteHandler(d.pagante));
   app.put(`${base}/admin/pagante`, admin, json, putPaganteHandler(d.pagante, config.limits.bodyBytes, logger));
   let document: ReturnType<typeof openApiDocument> | undefined;
-  app.get(`${base}/openapi.json`, (c) => c.json((document ??= openApiDocument(base))));
+  app.get(`${base}/openapi.json`, (c) => c.json((document ??= openApiDocument(base, calendars && d.priceCalendar?.openApiPaths(base)))));
   const docs = docsHandlers(base, d.docsAssets);
   app.get(`${base}/docs`, docs.page);
   app.get(`${base}/docs/assets/:file`, docs.asset);

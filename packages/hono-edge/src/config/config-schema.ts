@@ -83,6 +83,20 @@ const SearchSettingsSchema = z.strictObject({
   sources: z.array(z.string().min(1)).min(1).optional(),
 });
 
+const CalendarSettingsSchema = z.strictObject({
+  /** Day searches one price calendar (`POST /ConsultaAereo/Calendario`) runs at once: the day asked first, then outward. */
+  concurrency: z.int().min(1).max(15).default(3),
+  /**
+   * A calendar's budget of upstream requests, in ordinary searches per day asked: each day may cost at most
+   * as many requests as this many searches may make (`upstream.budget.requestsPerSearch`, or `requestsPerSource`
+   * times the airlines). Past it, the days still running stop and say why. Only requests to the upstream count:
+   * a day the answer cache or another search already has costs none.
+   */
+  searchesPerDay: z.int().min(1).max(20).default(2),
+  /** The budget as upstream requests per day asked instead (overrides `searchesPerDay`). */
+  requestsPerDay: z.int().min(1).max(100_000).optional(),
+});
+
 const SseSchema = z.strictObject({
   /** A comment line is sent after this long without a snapshot, so proxies keep the stream open. */
   keepAliveMs: z.int().min(1_000).max(300_000).default(15_000),
@@ -142,6 +156,8 @@ export const ServiceConfigSchema = z
     pagante: z.partialRecord(z.enum(AIRLINE_IDS), z.boolean()).default({}),
     limits: LimitsSchema.prefault({}),
     search: SearchSettingsSchema.prefault({}),
+    /** Price calendars: day searches around a date (see the calendar guide). */
+    calendar: CalendarSettingsSchema.prefault({}),
     sse: SseSchema.prefault({}),
     http: HttpSchema.prefault({}),
     cors: CorsSchema.prefault({}),

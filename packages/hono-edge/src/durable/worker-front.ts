@@ -65,7 +65,9 @@ export const createWorkerFront = (deps: WorkerFrontDeps): Hono<AppEnv> => {
   const pagante = createMemoryPaganteSettings(config.pagante);
   const rateLimiter = createTokenBucketLimiter({ ...config.limits.rateLimit, clock });
   // No docsAssets: Swagger UI's files would take most of the bundle's size budget, so /docs says where the
-  // interactive reference is served (the Node entry) and links the OpenAPI document.
+  // interactive reference is served (the Node entry) and links the OpenAPI document. No price calendar
+  // either (no `priceCalendar`): the isolate's memory is no place for one (a poll in another isolate would
+  // not find it), and the search objects keep searches only; the calendar routes answer 404.
   const local = createApp({ config, sources: deps.sources, clock, logger, pagante, rateLimiter, docsAssets: undefined });
   const base = config.basePath;
 

@@ -4,6 +4,7 @@
  * stops gracefully on SIGINT/SIGTERM.
  */
 import { createApp } from "../app/create-app.js";
+import { priceCalendar } from "../calendar/price-calendar.js";
 import { jsonLinesLogger } from "../logging/logger.js";
 import { entrySetup } from "./entry-env.js";
 
@@ -16,7 +17,7 @@ declare const Bun: {
 const setup = entrySetup(Bun.env);
 const logger = jsonLinesLogger();
 const shutdown = new AbortController();
-const app = createApp({ config: setup.config, sources: setup.simulator.sources, logger, signal: shutdown.signal });
+const app = createApp({ config: setup.config, sources: setup.simulator.sources, logger, signal: shutdown.signal, priceCalendar: priceCalendar() });
 const server = Bun.serve({ port: setup.port, hostname: setup.hostname, fetch: app.fetch });
 logger.log({ level: "info", msg: "listening", runtime: "bun", port: server.port, basePath: setup.config.basePath });
 for (const signal of ["SIGINT", "SIGTERM"]) {

@@ -5,6 +5,7 @@
  * `entry-env.ts`), serves the app on the embedded simulator with `Deno.serve`, stops on SIGINT/SIGTERM.
  */
 import { createApp } from "../app/create-app.js";
+import { priceCalendar } from "../calendar/price-calendar.js";
 import { jsonLinesLogger } from "../logging/logger.js";
 import { entrySetup } from "./entry-env.js";
 
@@ -21,7 +22,7 @@ declare const Deno: {
 const setup = entrySetup(Deno.env.toObject());
 const logger = jsonLinesLogger();
 const shutdown = new AbortController();
-const app = createApp({ config: setup.config, sources: setup.simulator.sources, logger, signal: shutdown.signal });
+const app = createApp({ config: setup.config, sources: setup.simulator.sources, logger, signal: shutdown.signal, priceCalendar: priceCalendar() });
 const server = Deno.serve(
   { port: setup.port, hostname: setup.hostname, onListen: ({ port }) => logger.log({ level: "info", msg: "listening", runtime: "deno", port, basePath: setup.config.basePath }) },
   app.fetch,

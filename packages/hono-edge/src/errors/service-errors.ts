@@ -20,22 +20,20 @@ export class InvalidRequest extends Error {
 }
 
 /**
- * A poll named a search that does not exist (never did, expired, was lost with the store's data, or belongs
- * to another tenant): 404 `BUSCA_EXPIRADA`, naming the field, telling the client to send the query again.
+ * A poll named a search (or a price calendar) that does not exist (never did, expired, was lost with the
+ * store's data, or belongs to another tenant): 404 `BUSCA_EXPIRADA`, naming the field, telling the client to
+ * send the query again.
  */
 export class UnknownSearch extends Error {
   readonly _tag = "UnknownSearch";
-  /** The member the client sent the id in. */
-  constructor(readonly field: "Token" | "LeaseId") {
-    super("unknown search");
+  /** `field`: the member the client sent the id in; `kind`: what the id was to name (a search, or a calendar). */
+  constructor(readonly field: "Token" | "LeaseId", readonly kind: "search" | "calendar" = "search") {
+    super(`unknown ${kind}`);
   }
   get campos(): readonly FieldError[] {
-    return [
-      {
-        Campo: this.field,
-        Mensagem: `${this.field} não corresponde a uma busca em andamento ou guardada (ela expirou ou foi perdida): envie a consulta completa para iniciar uma nova busca.`,
-      },
-    ];
+    const what = this.kind === "calendar" ? "um calendário em andamento ou guardado (ele expirou ou foi perdido)" : "uma busca em andamento ou guardada (ela expirou ou foi perdida)";
+    const next = this.kind === "calendar" ? "um novo calendário" : "uma nova busca";
+    return [{ Campo: this.field, Mensagem: `${this.field} não corresponde a ${what}: envie a consulta completa para iniciar ${next}.` }];
   }
 }
 

@@ -1,19 +1,16 @@
-import { ConsultarBodySchema, ERROR_CATALOGUE, ERROR_CODES, EnvelopeSchema, type ErrorCode } from "@voar/core";
+import { ConsultarBodySchema, ERROR_CODES, EnvelopeSchema, type ErrorCode } from "@voar/core";
 import * as z from "zod";
 import { TokenErrorSchema } from "../auth/oauth-error.js";
 import { REAL_STATUS_HEADER } from "../middleware/legacy-status.js";
 import { PaganteListSchema, PaganteUpdateSchema } from "../routes/admin-route.js";
 import { TokenRequestSchema, TokenResponseSchema } from "../routes/token-route.js";
+import { bearer, errorsOf, json, ref, UNSUPPORTED_MEDIA_TYPE, type Json } from "./openapi-parts.js";
 
 /**
  * The OpenAPI 3.1 description of the service, generated from the zod schemas (core's wire schemas and this
  * package's own) with zod 4's `z.toJSONSchema`: every schema with an `id` becomes a component, referenced
  * by `$ref`, so the document cannot drift from what the code validates and writes.
  */
-
-type Json = Record<string, unknown>;
-
-const ref = (id: string): Json => ({ $ref: `#/components/schemas/${id}` });
 
 /** The components of every registered schema, plus the unions the routes use. */
 const components = (): Record<string, Json> => {
@@ -55,20 +52,7 @@ const reachable = (paths: Json, all: Record<string, Json>): Record<string, Json>
   return Object.fromEntries(Object.entries(all).filter(([id]) => keep.has(id)));
 };
 
-const json = (schema: Json, description: string): Json => ({ description, content: { "application/json": { schema } } });
-
-const errorsOf = (codes: readonly ErrorCode[]): Json => {
-  const byStatus = new Map<number, string[]>();
-  for (const code of codes) byStatus.set(ERROR_CATALOGUE[code].status, [...(byStatus.get(ERROR_CATALOGUE[code].status) ?? []), code]);
-  return Object.fromEntries([...byStatus].map(([status, list]) => [String(status), json(ref("RespostaErro"), `Falha: ${list.join(", ")}.`)]));
-};
-
 const SEARCH_ERRORS: readonly ErrorCode[] = ERROR_CODES;
-
-/** A JSON route's answer to a body of another media type (clients in legacy compat mode are exempt). */
-const UNSUPPORTED_MEDIA_TYPE: Json = {
-  "415": json(ref("RespostaErro"), "REQUISICAO_INVALIDA: Content-Type diferente de application/json (clientes legados são aceitos sem ele)."),
-};
 
 const LEGACY_CLIENTS =
   "Clientes legados (chave ou agência configurada com compat legacy): toda resposta tem HTTP 200, falhas também " +
@@ -86,15 +70,15 @@ const tokenError = (description: string, headers?: Json): Json => ({
   ...(headers ? { headers } : {}),
   content: { "application/json": { schema: ref("TokenErro") } },
 });
-const bearer = [{ bearer: [] }, { oauth2: [] }];
 
 /**
- * Builds the OpenAPI 3.1 document for a base path.
+ * Builds the OpenAPI 3.1 document for a base path; `extraPaths`, the paths of the app's features (the price
+ * calendar's), go in beside the others.
  *
  * @example
  * app.get("/api/openapi.json", (c) => c.json(openApiDocument("/api")));
  */
-export const openApiDocument = (basePath: string): Json => {
+export const openApiDocument = (basePath: string, extraPaths?: Json): Json => {
   const searchBody = { required: true, content: { "application/json": { schema: ref("ConsultaAereoBody") } } };
   const paths: Json = {
     [`${basePath}/ConsultaAereo/Consultar`]: {
@@ -129,6 +113,7 @@ export const openApiDocument = (basePath: string): Json => {
         },
       },
     },
+    ...extraPaths,
     [`${basePath}/Token`]: {
       post: {
         summary: "Token de acesso (OAuth2, concessão por senha)",

@@ -17,6 +17,12 @@ export interface RedisKeys {
   readonly runningOf: (tenant: string) => string;
   /** What `search(id)` puts before the id, for scripts that find a hash from an id they read. */
   readonly searchPrefix: string;
+  /** A price calendar's hash (its record and lease). */
+  readonly calendar: (id: string) => string;
+  /** The calendar mapping: calendar key -> calendar id. */
+  readonly calendarMapping: (calendarKey: string) => string;
+  /** What `calendar(id)` puts before the id. */
+  readonly calendarPrefix: string;
 }
 
 /** The key names under `prefix` (e.g. `voar:`). */
@@ -28,4 +34,7 @@ export const redisKeys = (prefix: string): RedisKeys => ({
   running: `${prefix}running`,
   runningOf: (tenant) => `${prefix}running:${tenant}`,
   searchPrefix: `${prefix}search:`,
+  calendar: (id) => `${prefix}calendar:${id}`,
+  calendarMapping: (calendarKey) => `${prefix}calendar-key:${calendarKey}`,
+  calendarPrefix: `${prefix}calendar:`,
 });

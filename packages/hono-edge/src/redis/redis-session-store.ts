@@ -8,6 +8,7 @@ import { decodeChange, encodeChange, pairsToHash, recordFromHash, recordToFields
 import { redisKeys } from "./redis-keys.js";
 import { isRedisConnection, openRedisConnection, type RedisConnection } from "./redis-connection.js";
 import { createRedisWatchers } from "./redis-watchers.js";
+import { createRedisCalendarStore } from "./redis-calendar-store.js";
 
 /** Options of {@link createRedisSessionStore}. */
 export interface RedisSessionStoreOptions {
@@ -121,6 +122,8 @@ export const createRedisSessionStore = (options: RedisSessionStoreOptions): Redi
   };
 
   return {
+    // The price calendars beside the searches, on the same connection and guard.
+    calendars: createRedisCalendarStore({ redis, guard, keys, ttlMs: options.ttlMs }),
     async openOrJoin(candidate) {
       const f = recordToFields(candidate);
       const reply = (await run(() =>

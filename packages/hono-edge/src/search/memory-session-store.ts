@@ -1,3 +1,4 @@
+import { createMemoryCalendarStore } from "../calendar/memory-calendar-store.js";
 import type { Clock } from "../clock.js";
 import { mergeChanges, type SearchChange } from "./search-change.js";
 import { SessionCapacityReached, type OpenResult, type SearchRecord, type SessionStore, type Unwatch } from "./session-store.js";
@@ -109,6 +110,8 @@ export const createMemorySessionStore = (options: MemorySessionStoreOptions): Se
   const joinable = (entry: Entry, now: number) => !entry.record.completed || entry.joinableUntil === undefined || now < entry.joinableUntil;
 
   return {
+    // The calendars beside the searches, bounded by the same caps (they are far smaller).
+    calendars: createMemoryCalendarStore({ clock: options.clock, maxCalendars: options.maxSessions, maxCalendarsPerTenant: options.maxSessionsPerTenant, ttlMs: options.ttlMs }),
     openOrJoin(candidate) {
       const id = byKey.get(candidate.key);
       const existing = id === undefined ? undefined : live(id);

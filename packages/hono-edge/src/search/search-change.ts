@@ -106,9 +106,13 @@ export const FAILED_REJOIN_MS = 12_000;
  *   which a real upstream often stops sending a minute later): `failedTtlMs`, after which a new search asks
  *   the sources again; the upstream's breaker keeps a source that keeps failing from being asked each time;
  * - otherwise (every source answered): undefined, the whole TTL.
+ *
+ * A search in which a price calendar's budget stopped a source (a day of that calendar) is never joined by a
+ * new request (0): the failure is the calendar's, and a search of the same day outside it has its own budget.
  */
 export const rejoinWindowMs = (sources: readonly SourceProgress[], failedTtlMs: number): number | undefined => {
   const failed = sources.filter((p) => p.state === "failed");
+  if (failed.some((p) => p.error?.scope === "calendar")) return 0;
   const found = sources.some((p) => p.items > 0);
   if (sources.length > 0 && failed.length === sources.length && !found) return Math.min(Math.max(FAILED_REJOIN_MS, soonestAskable(failed) ?? 0), failedTtlMs);
   if (failed.length > 0) return failedTtlMs;

@@ -1,4 +1,5 @@
 import type { SearchQuery } from "@voar/core";
+import type { CalendarStore } from "../calendar/calendar-store.js";
 import type { SearchChange } from "./search-change.js";
 
 /**
@@ -105,6 +106,13 @@ export interface SessionStore {
    * watcher reads the store at once and learns that it is unavailable instead of waiting in silence.
    */
   watch(id: string, listener: (version: number) => void): Promise<Unwatch>;
+
+  /**
+   * Where the price calendars live (what each is: its days and their search ids), beside the searches and on
+   * the same store, so a calendar's `Token` works on every instance that shares it. Absent: no calendars
+   * (`POST /ConsultaAereo/Calendario` answers 404).
+   */
+  readonly calendars?: CalendarStore | undefined;
 
   // A store that can be unreachable (Redis) implements the three below; one that cannot (in memory) may omit them.
 

@@ -1,6 +1,7 @@
 import { createSimulator, type SimulatorOptions } from "@voar/testing";
 import type { FieldError, ModeAResultGroup, ModeBSearchResult, Pagination, SearchSource, WireProgress } from "@voar/core";
 import { createApp } from "../../src/app/create-app.js";
+import { priceCalendar } from "../../src/calendar/price-calendar.js";
 import type { AppDeps } from "../../src/app/app-deps.js";
 import type { Clock } from "../../src/clock.js";
 import { defineConfig } from "../../src/config/load-config.js";
@@ -55,7 +56,7 @@ export const fastSources = (options: SimulatorOptions = {}): readonly SearchSour
 export const testApp = (over: Partial<AppDeps> & { readonly configInput?: Partial<ServiceConfigInput> } = {}) => {
   const logs = memoryLogger();
   const { configInput, ...deps } = over;
-  const app = createApp({ config: testConfig(configInput), sources: fastSources(), logger: logs.logger, ...deps });
+  const app = createApp({ config: testConfig(configInput), sources: fastSources(), logger: logs.logger, priceCalendar: priceCalendar(), ...deps });
   return { app, logs };
 };
 

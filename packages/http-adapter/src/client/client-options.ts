@@ -23,6 +23,14 @@ export interface SearchRequest {
   readonly [extra: string]: unknown;
 }
 
+/** The body of a price calendar (`POST /ConsultaAereo/Calendario`): a search of the airlines plus `DiasFlexiveis`. */
+export interface CalendarRequest extends Omit<SearchRequest, "NumeroPagina" | "QuantidadePorPagina"> {
+  /** Days on each side of `Ida`, 1 to 7 (a round trip keeps its stay). */
+  readonly DiasFlexiveis: number;
+  /** -1 or null: all airlines; an airline id: that airline (1300, the OTA comparison, has no calendar). */
+  readonly Companhia?: number | null | undefined;
+}
+
 /** How the client follows a search: `sse` the stream, `poll` repeated requests, `auto` the stream when offered. */
 export type ClientTransport = "auto" | "sse" | "poll";
 

@@ -7,7 +7,6 @@
 import {
   AuthError,
   BusinessError,
-  EnvelopeSchema,
   HttpStatusError,
   MalformedPayload,
   PermissionDenied,
@@ -18,6 +17,7 @@ import {
 } from "@voar/core";
 import { retryAfterMs } from "../upstream/retry-after.js";
 import type { Envelope } from "./client-options.js";
+import { SEARCH_ROUTE, type ProgressiveRoute } from "./progressive-route.js";
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u);
 
@@ -52,14 +52,12 @@ export const parseJson = (text: string, what: string): unknown => {
 
 /**
  * The envelope of an answer (status and parsed body), or throws its tagged error. With `validate`, the
- * envelope must match core's strict schemas.
+ * envelope must match core's strict schemas (the route's: a search's, or a calendar's).
  */
-export const envelopeOf = (status: number, json: unknown, retryAfter: string | undefined, validate: boolean): Envelope => {
+export const envelopeOf = <E = Envelope>(status: number, json: unknown, retryAfter: string | undefined, validate: boolean, route: ProgressiveRoute = SEARCH_ROUTE): E => {
   if (status < 200 || status >= 300 || (isRecord(json) && json.Success === false)) throw answerError(status, json, retryAfter);
   if (!isRecord(json) || typeof json.Completed !== "boolean") throw new MalformedPayload({ detail: "a resposta não é um envelope ConsultaAereo" });
-  if (validate) {
-    const parsed = EnvelopeSchema.safeParse(json);
-    if (!parsed.success) throw new MalformedPayload({ detail: `envelope fora do contrato em ${parsed.error.issues[0]?.path.join(".") ?? "?"}` });
-  }
-  return json as unknown as Envelope;
+  const outside = validate ? route.check(json) : undefined;
+  if (outside !== undefined) throw new MalformedPayload({ detail: `envelope fora do contrato em ${outside}` });
+  return json as unknown as E;
 };

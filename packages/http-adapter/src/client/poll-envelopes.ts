@@ -14,8 +14,9 @@
 import { BusinessError, SourceTimeout } from "@voar/core";
 import { sleep } from "../internal/abortable.js";
 import { retryAfterMs } from "../upstream/retry-after.js";
-import type { Envelope, ResolvedClientOptions } from "./client-options.js";
+import type { ResolvedClientOptions } from "./client-options.js";
 import { answerError, envelopeOf, parseJson } from "./envelope-reader.js";
+import { SEARCH_ROUTE, type ProgressiveRoute } from "./progressive-route.js";
 import { postJson, type TextAnswer } from "./post-json.js";
 
 const pagingOf = (request: Readonly<Record<string, unknown>>): Record<string, unknown> =>
@@ -24,8 +25,16 @@ const pagingOf = (request: Readonly<Record<string, unknown>>): Record<string, un
 /** Whether a body polls a search by its id (rather than asking a query). */
 const isPoll = (body: Readonly<Record<string, unknown>>): boolean => Object.keys(body).some((k) => /^(token|leaseid)$/i.test(k));
 
+/** What the client reads of any progressive envelope (a search's or a calendar's). */
+interface Progressive {
+  readonly Completed: boolean;
+  readonly Token?: string | null | undefined;
+  readonly ExErro?: { readonly Extensions: { readonly LeaseId: string } } | null | undefined;
+  readonly Progresso?: { readonly ProximaConsultaMs: number } | undefined;
+}
+
 /** The body that polls a running search, or the request again when the answer names no search id. */
-const nextBody = (request: Readonly<Record<string, unknown>>, envelope: Envelope): Readonly<Record<string, unknown>> => {
+const nextBody = (request: Readonly<Record<string, unknown>>, envelope: Progressive): Readonly<Record<string, unknown>> => {
   if (envelope.Token) return { Token: envelope.Token, ...pagingOf(request) };
   const lease = envelope.ExErro?.Extensions.LeaseId;
   return lease ? { LeaseId: lease, ...pagingOf(request) } : request;
@@ -46,19 +55,24 @@ const isExpired = (answer: TextAnswer): boolean => {
   }
 };
 
-/** The envelopes of a search, polled; the last has `Completed: true`. */
-export async function* pollEnvelopes(o: ResolvedClientOptions, request: Readonly<Record<string, unknown>>, signal: AbortSignal): AsyncGenerator<Envelope> {
+/** The envelopes of a search (or, on its route, a calendar), polled; the last has `Completed: true`. */
+export async function* pollEnvelopes<E extends Progressive>(
+  o: ResolvedClientOptions,
+  request: Readonly<Record<string, unknown>>,
+  signal: AbortSignal,
+  route: ProgressiveRoute = SEARCH_ROUTE,
+): AsyncGenerator<E> {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
   let body = request;
   /** The answer this client holds for `body`: its tag, and its envelope. */
-  let held: { readonly etag: string; readonly envelope: Envelope } | undefined;
+  let held: { readonly etag: string; readonly envelope: E } | undefined;
   let retries = 0;
   let restarts = 0;
   for (let n = 1; ; n++) {
     const conditional = held ? { "if-none-match": held.etag } : {};
-    const answer = await postJson(o, "/ConsultaAereo/Consultar", body, "application/json", signal, conditional);
-    let envelope: Envelope;
+    const answer = await postJson(o, route.poll, body, "application/json", signal, conditional);
+    let envelope: E;
     let wait: number;
     if (answer.status === 304 && held) {
       // Unchanged since the answer held: nothing new to yield.
@@ -83,7 +97,7 @@ export async function* pollEnvelopes(o: ResolvedClientOptions, request: Readonly
       continue;
     } else {
       retries = 0;
-      envelope = envelopeOf(answer.status, parseJson(answer.text, "a resposta"), answer.retryAfter, o.validate);
+      envelope = envelopeOf<E>(answer.status, parseJson(answer.text, "a resposta"), answer.retryAfter, o.validate, route);
       yield envelope;
       if (envelope.Completed) return;
       wait = envelope.Progresso?.ProximaConsultaMs ?? o.pollIntervalMs;

@@ -9,11 +9,12 @@ import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { transportFailure } from "../transport/transport-failure.js";
 import type { Envelope, ResolvedClientOptions } from "./client-options.js";
 import { answerError, envelopeOf, parseJson } from "./envelope-reader.js";
+import { SEARCH_ROUTE, type ProgressiveRoute } from "./progressive-route.js";
 import { requestHeaders } from "./post-json.js";
 
 /** What opening the stream gave: envelopes, or `unsupported` when the server has no stream (404 or 405). */
-export type StreamOpening =
-  | { readonly kind: "stream"; readonly envelopes: AsyncGenerator<Envelope> }
+export type StreamOpening<E = Envelope> =
+  | { readonly kind: "stream"; readonly envelopes: AsyncGenerator<E> }
   | { readonly kind: "unsupported"; readonly status: number };
 
 async function* eventsOf(body: ReadableStream<Uint8Array>, signal: AbortSignal): AsyncGenerator<EventSourceMessage> {
@@ -40,28 +41,33 @@ async function* eventsOf(body: ReadableStream<Uint8Array>, signal: AbortSignal):
   }
 }
 
-async function* envelopesOf(body: ReadableStream<Uint8Array>, o: ResolvedClientOptions, signal: AbortSignal): AsyncGenerator<Envelope> {
+async function* envelopesOf<E extends { readonly Completed: boolean }>(body: ReadableStream<Uint8Array>, o: ResolvedClientOptions, signal: AbortSignal, route: ProgressiveRoute): AsyncGenerator<E> {
   for await (const event of eventsOf(body, signal)) {
     const json = parseJson(event.data, "o evento SSE");
-    const envelope = envelopeOf(200, json, undefined, o.validate);
+    const envelope = envelopeOf<E>(200, json, undefined, o.validate, route);
     yield envelope;
     if (envelope.Completed) return;
   }
   throw new TransportError({ detail: "o fluxo SSE terminou antes de Completed" });
 }
 
-/** Opens the stream for a request. */
-export const openStream = async (o: ResolvedClientOptions, request: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<StreamOpening> => {
+/** Opens the stream for a request (a search's, or on its route a calendar's). */
+export const openStream = async <E extends { readonly Completed: boolean } = Envelope>(
+  o: ResolvedClientOptions,
+  request: Readonly<Record<string, unknown>>,
+  signal: AbortSignal,
+  route: ProgressiveRoute = SEARCH_ROUTE,
+): Promise<StreamOpening<E>> => {
   let response: Response;
   try {
-    response = await o.fetch(`${o.baseUrl}/ConsultaAereo/Stream`, {
+    response = await o.fetch(`${o.baseUrl}${route.stream}`, {
       method: "POST",
       headers: requestHeaders(o, "text/event-stream"),
       body: JSON.stringify(request),
       signal,
     });
   } catch (error) {
-    throw transportFailure(error, signal, "POST /ConsultaAereo/Stream");
+    throw transportFailure(error, signal, `POST ${route.stream}`);
   }
   if (response.status === 404 || response.status === 405) {
     await response.body?.cancel();
@@ -77,5 +83,5 @@ export const openStream = async (o: ResolvedClientOptions, request: Readonly<Rec
     await response.body?.cancel();
     throw new MalformedPayload({ detail: "o servidor não respondeu um fluxo SSE" });
   }
-  return { kind: "stream", envelopes: envelopesOf(response.body, o, signal) };
+  return { kind: "stream", envelopes: envelopesOf<E>(response.body, o, signal, route) };
 };

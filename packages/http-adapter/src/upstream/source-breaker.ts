@@ -12,6 +12,7 @@
 import { isSourceError, RequestBudgetExhausted, SourceUnavailable, type SearchQuery } from "@voar/core";
 import type { HttpReply, HttpRequest, HttpTransport } from "../transport/http-transport.js";
 import { memoryBreakerStore, type BreakerSettings, type BreakerState, type BreakerStore, type RequestOutcome } from "./breaker-state.js";
+import { requestBudgetGroupOf } from "./request-budget-group.js";
 
 /** Options of the breakers (one per source). */
 export interface BreakerOptions {
@@ -139,7 +140,9 @@ export const protectedTransport = (
   budgets: SearchBudgets | undefined,
 ): HttpTransport => {
   const breaker = p.breaker;
-  if (!breaker && !budgets) return transport;
+  // A calendar's days share a budget of their own besides each search's (see `request-budget-group.ts`).
+  const group = requestBudgetGroupOf(search);
+  if (!breaker && !budgets && !group) return transport;
   return {
     close: () => transport.close(),
     async send(request) {
@@ -148,10 +151,11 @@ export const protectedTransport = (
         breaker.notify(sourceId, admission.state);
         if (!admission.allowed) throw new SourceUnavailable({ retryAfterMs: admission.retryAfterMs });
       }
-      if (budgets && !budgets.take(search, Date.now())) {
+      const refused = budgets && !budgets.take(search, Date.now()) ? new RequestBudgetExhausted({ limit: budgets.limit }) : group && !group.take() ? new RequestBudgetExhausted({ limit: group.limit, scope: "calendar" }) : undefined;
+      if (refused) {
         // Admitted but not sent: a probe let through is given back.
         if (breaker) breaker.notify(sourceId, await breaker.store.record(sourceId, "cancelled", breaker.settings, Date.now()));
-        throw new RequestBudgetExhausted({ limit: budgets.limit });
+        throw refused;
       }
       if (!breaker) return transport.send(request);
       let outcome: RequestOutcome = "failure";

@@ -1,4 +1,4 @@
-import type { FieldMessages, SearchFormValues } from "../search/search-form-model.js";
+import { FLEXIBLE_DAYS, type FieldMessages, type SearchFormValues } from "../search/search-form-model.js";
 import { AirportInput } from "./airport-input.js";
 import { errorAttributes, FieldError } from "./field-error.js";
 import { ModeFields } from "./mode-fields.js";
@@ -67,6 +67,18 @@ export const SearchForm = ({ values, errors, busy, served, onChange, onSubmit }:
                 {...errorAttributes("campo-volta-erro", errors.volta)}
               />
               <FieldError id="campo-volta-erro" message={errors.volta} />
+            </div>
+          ) : null}
+          {values.modo !== "otas" ? (
+            <div class="field">
+              <label for="campo-calendario">Calendário de preços</label>
+              <select id="campo-calendario" value={values.diasFlexiveis} onChange={(e) => set("diasFlexiveis", Number(e.currentTarget.value))}>
+                {FLEXIBLE_DAYS.map((n) => (
+                  <option key={n} value={n}>
+                    {n === 0 ? "Sem calendário" : `±${n} dias (${2 * n + 1} dias)`}
+                  </option>
+                ))}
+              </select>
             </div>
           ) : null}
         </div>

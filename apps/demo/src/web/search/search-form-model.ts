@@ -1,5 +1,5 @@
 import { ALL_AIRLINES, OTA_COMPARISON, parseSearchRequest, type AirportDirectory, type FieldError } from "@voar/core";
-import type { SearchRequest } from "@voar/http-adapter/fetch";
+import type { CalendarRequest, SearchRequest } from "@voar/http-adapter/fetch";
 import type { AirportSuggestion } from "../../shared/demo-config.js";
 
 /** Which search the person asks for. */
@@ -24,7 +24,12 @@ export interface SearchFormValues {
   readonly modo: SearchModeChoice;
   /** Companhia id when `modo` is `companhia`. */
   readonly companhia: number;
+  /** Days on each side of `ida` the price calendar above the results covers; 0: no calendar. */
+  readonly diasFlexiveis: number;
 }
+
+/** The price calendar's choices: none, a week (±3 days) or 15 days (±7). */
+export const FLEXIBLE_DAYS = [0, 3, 7] as const;
 
 /** The form's fields, by which the API's `Erro.Campos` are shown next to what the person typed. */
 export type FormField = "origem" | "destino" | "ida" | "volta" | "adultos" | "criancas" | "bebes" | "modo";
@@ -66,6 +71,16 @@ export const requestOf = (v: SearchFormValues, paging: { readonly page?: number;
   NumeroPagina: paging.page ?? 1,
   QuantidadePorPagina: paging.pageSize ?? PAGE_SIZES[0],
 });
+
+/**
+ * The price calendar of the form (`POST /ConsultaAereo/Calendario`): the same query with `DiasFlexiveis`;
+ * undefined when the person wants none, or for the OTA comparison, which has no calendar.
+ */
+export const calendarRequestOf = (v: SearchFormValues): CalendarRequest | undefined => {
+  if (v.diasFlexiveis <= 0 || v.modo === "otas") return undefined;
+  const { NumeroPagina: _page, QuantidadePorPagina: _size, ...query } = requestOf(v);
+  return { ...query, DiasFlexiveis: v.diasFlexiveis };
+};
 
 /** API field errors as messages next to the form's fields; the first message of a field wins. */
 export const fieldMessagesOf = (campos: readonly FieldError[]): FieldMessages => {
@@ -113,4 +128,5 @@ export const initialFormValues = (now = new Date()): SearchFormValues => ({
   bebes: 0,
   modo: "todas",
   companhia: 1,
+  diasFlexiveis: 3,
 });

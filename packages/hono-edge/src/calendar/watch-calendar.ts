@@ -1,0 +1,71 @@
+import type { CalendarSnapshot } from "@voar/core";
+
+/** What a watcher of a calendar receives: a snapshot, or a sign of life while nothing changes. */
+export type CalendarUpdate = { readonly kind: "snapshot"; readonly snapshot: CalendarSnapshot } | { readonly kind: "keep-alive" };
+
+/** What {@link watchCalendar} needs. */
+export interface WatchCalendarOptions {
+  /** The calendar's latest snapshot (its record read again, its days' searches rebuilt). */
+  readonly latest: () => Promise<CalendarSnapshot>;
+  /** Calls `listener` at every change of a search (the session store's watch); resolves to its removal. */
+  readonly watch: (searchId: string, listener: () => void) => Promise<() => void>;
+  /** The last version the client received (`Last-Event-ID`); undefined for a new stream. */
+  readonly lastVersion: number | undefined;
+  /** A keep-alive update after this long without a change. */
+  readonly keepAliveMs: number;
+  /** How often the calendar is read when no day's search announced a change (a day just started). */
+  readonly tickMs: number;
+  /** Aborting ends the watch at once (the client went away). */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Every new snapshot of a calendar, ending with the completed one: the latest at once (unless the client has
+ * it: `lastVersion`), then a new one whenever a running day's search changes (each watched as it starts) or,
+ * failing any, at the next tick. A resume at the completed version ends at once.
+ */
+export async function* watchCalendar(o: WatchCalendarOptions): AsyncGenerator<CalendarUpdate> {
+  const watched = new Map<string, () => void>();
+  let wake: (() => void) | undefined;
+  let pending = false;
+  const notify = () => {
+    pending = true;
+    wake?.();
+  };
+  o.signal.addEventListener("abort", notify);
+  const rest = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (pending) return resolve();
+      const timer = setTimeout(() => (wake = undefined, resolve()), ms);
+      wake = () => {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      };
+    });
+  try {
+    let last = o.lastVersion ?? -1;
+    let quietSince = Date.now();
+    while (!o.signal.aborted) {
+      pending = false;
+      const c = await o.latest();
+      for (const d of c.days) {
+        if (d.searchId !== undefined && d.state === "searching" && !watched.has(d.searchId)) watched.set(d.searchId, await o.watch(d.searchId, notify));
+      }
+      if (c.version > last) {
+        last = c.version;
+        quietSince = Date.now();
+        yield { kind: "snapshot", snapshot: c };
+      }
+      if (c.completed || o.signal.aborted) return;
+      if (Date.now() - quietSince >= o.keepAliveMs) {
+        quietSince = Date.now();
+        yield { kind: "keep-alive" };
+      }
+      await rest(o.tickMs);
+    }
+  } finally {
+    o.signal.removeEventListener("abort", notify);
+    for (const unwatch of watched.values()) unwatch();
+  }
+}
