@@ -25,7 +25,6 @@ import type { ServiceConfig } from "./config/config-schema.js";
 import { ConfigError, loadConfig } from "./config/load-config.js";
 import { memoryRateLimiters, type RateLimiterFactory } from "./limits/token-bucket.js";
 import { jsonLinesLogger, type Logger } from "./logging/logger.js";
-import type { LoadSignal } from "./limits/load-signal.js";
 import { nodeLoadSignal } from "./entries/node-load-signal.js";
 import { deploymentFingerprint, deploymentKeyPrefix } from "./config/deployment-fingerprint.js";
 import { systemClock } from "./clock.js";
@@ -95,7 +94,7 @@ const wholeNumber = (name: string): number | undefined => {
   return Number.isInteger(n) && n >= 0 ? n : fail([`${name}: "${text}" is not a whole number`]);
 };
 
-const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, metrics: PromMetrics | undefined): Promise<Backend> => {
+const backendOf = async (config: ServiceConfig, log: Logger, metrics: PromMetrics | undefined): Promise<Backend> => {
   const closers: (() => Promise<void>)[] = [];
   let sources: readonly SearchSource[];
   const simulator = { latencyMs: wholeNumber("VOAR_SIMULATOR_LATENCY_MS"), seed: wholeNumber("VOAR_SIMULATOR_SEED") };
@@ -105,7 +104,7 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, m
   // sources on the same Redis never see these searches, whatever prefix they were given.
   const keyPrefix = redis ? deploymentKeyPrefix(redis.keyPrefix, await deploymentFingerprint(config, simulator)) : undefined;
   // One connection and one view of Redis's availability for the store, its pub/sub, the rate limits and the upstream's breakers.
-  const connection = redis && redisModule ? redisModule.openRedisConnection(redis.url, { load, metrics }) : undefined;
+  const connection = redis && redisModule ? redisModule.openRedisConnection(redis.url, { metrics }) : undefined;
   if (config.upstream) {
     // An airline one instance found down is not asked by the others either (per instance while Redis cannot answer).
     const breakerStore = connection && redisModule?.redisBreakerStore({ redis: connection, keyPrefix, logger: log });
@@ -171,7 +170,7 @@ const load = nodeLoadSignal();
 // The metrics (prom-client, Node's own included): at GET /metrics behind the admin key, or on metrics.port.
 const metrics = config.metrics.enabled ? createPromMetrics() : undefined;
 const metricsApart = metrics !== undefined && config.metrics.port !== undefined;
-const backend = await backendOf(config, logger, load, metrics);
+const backend = await backendOf(config, logger, metrics);
 const instanceId = crypto.randomUUID();
 const shutdown = new AbortController();
 const app = (() => {
