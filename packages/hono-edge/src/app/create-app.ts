@@ -53,12 +53,16 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   if (auth.ephemeralTokenKey && config.agencies.length > 0) {
     logger.log({ level: "warn", msg: "config.ephemeral_token_key", detail: "tokens.secret is not set: issued tokens are valid on this instance until it restarts" });
   }
-  // Admission control needs a measure of the load: entries that give one (Node) shed new searches when overloaded.
-  const limits = config.limits.admission;
-  const admission: Admission | undefined =
-    d.load && limits.maxLoopDelayMs > 0
-      ? new Admission({ load: d.load, maxLoopDelayMs: limits.maxLoopDelayMs, retryAfterSeconds: limits.retryAfterSeconds, clock: d.clock, logger, runningSearches: (): number => hub.runningCount(), rememberedKeys: config.limits.maxSessions, onRefused: () => d.metrics.searchRefused("overloaded") })
-      : undefined;
+  // Admission control by what the instance carries: its caps everywhere, its load where the entry measures it (Node).
+  const admission = new Admission({
+    ...config.limits.admission,
+    load: d.load,
+    clock: d.clock,
+    logger,
+    runningSearches: (): number => hub.runningCount(),
+    rememberedKeys: config.limits.maxSessions,
+    onRefused: (reason) => d.metrics.searchRefused(reason),
+  });
   const hub: SearchHub = new SearchHub({
     store: d.store,
     sources: d.sources,
@@ -122,7 +126,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   const json = jsonBody();
   const shutdown = d.signal && { add: (hook: () => void) => (shutdownHooks.add(hook), () => void shutdownHooks.delete(hook)) };
   app.post(`${base}/ConsultaAereo/Consultar`, bearer, legacyStatus(), json, limit, consultarHandler(searchDeps));
-  app.post(`${base}/ConsultaAereo/Stream`, bearer, json, limit, streamHandler(searchDeps, { ...config.sse, logger, shutdown, metrics: d.metrics }));
+  app.post(`${base}/ConsultaAereo/Stream`, bearer, json, limit, streamHandler(searchDeps, { ...config.sse, logger, shutdown, metrics: d.metrics, admission }));
   app.post(
     `${base}/Token`,
     tokenHandler(auth, {
@@ -147,8 +151,8 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   // store may answer perfectly well.
   app.get("/ready", async (c) => {
     if (!(await hub.ready())) return c.json({ status: "unavailable" as const, store: "unreachable" as const }, 503, { "Retry-After": "1" });
-    const load = admission?.state();
-    if (load?.overloaded) return c.json({ status: "overloaded" as const, loopDelayMs: load.loopDelayMs }, 503, { "Retry-After": String(admission!.retryAfterSeconds) });
+    const load = admission.state();
+    if (load.overloaded) return c.json({ status: "overloaded" as const, reason: load.reason, loopDelayMs: load.loopDelayMs }, 503, { "Retry-After": String(admission.retryAfterSeconds) });
     return c.json({ status: "ready" as const });
   });
 

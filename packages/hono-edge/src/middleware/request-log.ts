@@ -30,6 +30,7 @@ const untracked: RequestTelemetry = { metrics: noopMetrics, routeOf: () => "unma
  */
 export const requestLog = (logger: Logger, clock: Clock, telemetry: RequestTelemetry = untracked): MiddlewareHandler<AppEnv> => async (c, next) => {
   const started = clock.now();
+  c.set("receivedAt", started);
   const offered = c.req.header("x-request-id");
   const requestId = offered !== undefined && CLIENT_ID.test(offered) ? offered : crypto.randomUUID();
   c.set("requestId", requestId);

@@ -15,8 +15,8 @@ export type BreakerState = "closed" | "open" | "half-open";
 /** How an upstream cache lookup went: fresh entry, stale entry served while it is refreshed, or nothing. */
 export type CacheLookupResult = "hit" | "stale" | "miss";
 
-/** Why a new search was refused: the store's capacity, or the instance's load (admission control). */
-export type SearchRefusal = "capacity" | "overloaded";
+/** Why a new search (or stream) was refused: the store's capacity, the instance's load, or its own cap of searches or streams (admission control). */
+export type SearchRefusal = "capacity" | "overloaded" | "concurrency";
 
 /** How a search ended: every source answered (`finished`), the deadline came first, or every source failed (`failed`). */
 export type SearchEnd = "finished" | "deadline" | "failed";
