@@ -15,6 +15,8 @@ export interface SearchFeedOptions {
 
 /** Snapshots a feed keeps for followers a few versions behind (they share most of their structure). */
 const HISTORY = 32;
+/** Followers woken per turn of the event loop. */
+const WAKE_BATCH = 50;
 /** How long the stored record read at a quiet interval answers every follower that asks. */
 const STORED_MS = 1_000;
 
@@ -108,7 +110,21 @@ export class SearchFeed {
     if (last && s.version <= last.version && s.completed === last.completed) return;
     this.history.push(s);
     if (this.history.length > HISTORY) this.history.shift();
-    for (const wake of [...this.followers]) wake();
+    this.wakeAll();
+  }
+
+  /**
+   * Wakes every follower, a batch per turn of the event loop: each stream's event is written in the turn that
+   * wakes it, so a thousand streams never make one long turn that the instance's other requests (a liveness
+   * probe, a poll) wait behind.
+   */
+  private wakeAll(): void {
+    const all = [...this.followers];
+    const batch = (from: number) => {
+      for (const wake of all.slice(from, from + WAKE_BATCH)) if (this.followers.has(wake) || this.failure) wake();
+      if (from + WAKE_BATCH < all.length) setTimeout(() => batch(from + WAKE_BATCH), 0);
+    };
+    batch(0);
   }
 
   /** One read of what changed after the latest snapshot, however many notices came meanwhile. */
@@ -142,7 +158,7 @@ export class SearchFeed {
   private fail(error: unknown): void {
     if (this.closedFlag) return;
     this.failure = { error };
-    for (const wake of [...this.followers]) wake();
+    this.wakeAll();
     this.close();
   }
 

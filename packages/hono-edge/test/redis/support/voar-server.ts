@@ -13,10 +13,11 @@ export interface VoarServer {
 
 /**
  * Starts `voar-server` from the sources (`node --import tsx src/node.ts`) on 127.0.0.1 and a free port,
- * configured by `VOAR_*` variables as an operator would, and waits for its `listening` line.
+ * configured by `VOAR_*` variables as an operator would, and waits for its `listening` line. `nodeArgs` go to
+ * Node before the entry (`--expose-gc`, `--cpu-prof`...).
  */
-export const startVoarServer = async (env: Readonly<Record<string, string>>, timeoutMs = 60_000): Promise<VoarServer> => {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/node.ts"], {
+export const startVoarServer = async (env: Readonly<Record<string, string>>, timeoutMs = 60_000, nodeArgs: readonly string[] = []): Promise<VoarServer> => {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/node.ts"], {
     cwd: PACKAGE_DIR,
     env: { ...process.env, VOAR_CONFIG_FILE: "", VOAR_PORT: "0", VOAR_HOSTNAME: "127.0.0.1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
