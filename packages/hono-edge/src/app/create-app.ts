@@ -63,6 +63,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     rememberedKeys: config.limits.maxSessions,
     onRefused: (reason) => d.metrics.searchRefused(reason),
   });
+  const pages = new WrittenPages();
   const hub: SearchHub = new SearchHub({
     store: d.store,
     sources: d.sources,
@@ -79,6 +80,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     failedTtlMs: config.search.failedTtlMs,
     admission,
     metrics: d.metrics,
+    onExpired: (ids) => pages.forget(ids),
   });
   d.metrics.runningSearches(() => hub.runningCount());
   // One listener on the shutdown signal for the whole app (one per open stream would pass Node's limit of 10).
@@ -95,7 +97,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     bodyLimitBytes: config.limits.bodyBytes,
     pollHintMs: config.search.pollHintMs,
     requests: createRequestMemo(),
-    pages: new WrittenPages(),
+    pages,
   };
 
   // 405 with Allow for a known path asked with another method (the table follows the routes below); its

@@ -30,7 +30,7 @@ export class SearchHub {
   private readonly feeds: SearchFeeds;
 
   constructor(private readonly o: SearchHubOptions) {
-    this.cache = new SnapshotCache({ clock: o.clock, size: o.cacheSize, ttlMs: o.ttlMs });
+    this.cache = new SnapshotCache({ clock: o.clock, size: o.cacheSize, ttlMs: o.ttlMs, onExpired: o.onExpired });
     this.availability = new StoreAvailability(o, this.running, () => this.cache.size);
     this.feeds = new SearchFeeds(o.store);
     this.unwatchStore = o.store.onAvailability?.((available) => this.availability.changed(available));
@@ -136,6 +136,7 @@ export class SearchHub {
   /** Stops every search this instance runs and gives up their leases, so another instance may take over. */
   async close(): Promise<void> {
     this.unwatchStore?.();
+    this.cache.close();
     await Promise.all([...this.running.values()].map((r) => r.stop(true)));
   }
 
