@@ -35,14 +35,20 @@ import { upstreamCacheOf } from "./config/deploy-schema.js";
 import type { AnswerStore } from "./sources/answer-store.js";
 import { createPromMetrics, serveMetrics, type PromMetrics } from "./entries/node-metrics.js";
 import { startNodeTracing } from "./entries/node-tracing.js";
+import { captureConsole } from "./entries/node-console.js";
+import { summarizingLogger } from "./logging/repeat-summary.js";
 
 const env = process.env;
 // First, so that every span of the service is recorded (only when OTEL_EXPORTER_OTLP_ENDPOINT is set).
 const tracing = await startNodeTracing(env);
-const logger = jsonLinesLogger(batchedLineWriter());
+// JSON lines on stdout, each with its time; repeated lines (a login attack, an airline down for every search)
+// summarised; what libraries print (ioredis's warnings) and Node's warnings become lines of the same log.
+const lines = jsonLinesLogger(batchedLineWriter());
+const logger = summarizingLogger(lines, { clock: systemClock });
+captureConsole(logger);
 
 const fail = (errors: readonly string[]): never => {
-  console.error(`voar: invalid configuration\n  - ${errors.join("\n  - ")}`);
+  lines.log({ level: "error", msg: "config.invalid", detail: "voar: invalid configuration", errors });
   process.exit(1);
 };
 
@@ -67,7 +73,7 @@ const loadOptional = async <T>(load: () => Promise<T>, pkg: string, neededBy: st
   } catch (e) {
     const code = (e as { code?: unknown } | null)?.code;
     if (code === "ERR_MODULE_NOT_FOUND" && e instanceof Error && e.message.includes(`'${pkg}'`)) {
-      console.error(`voar: ${neededBy} needs the optional package ${pkg}, which is not installed: add it (npm install ${pkg}) or change the configuration`);
+      lines.log({ level: "error", msg: "config.missing_package", detail: `voar: ${neededBy} needs the optional package ${pkg}, which is not installed: add it (npm install ${pkg}) or change the configuration`, package: pkg });
       process.exit(1);
     }
     throw e;
