@@ -176,6 +176,7 @@ const load = nodeLoadSignal();
 // The metrics (prom-client, Node's own included): at GET /metrics behind the admin key, or on metrics.port.
 const metrics = config.metrics.enabled ? createPromMetrics() : undefined;
 const metricsApart = metrics !== undefined && config.metrics.port !== undefined;
+if (metrics) tracing?.observe(metrics);
 const backend = await backendOf(config, logger, metrics);
 const instanceId = crypto.randomUUID();
 const shutdown = new AbortController();

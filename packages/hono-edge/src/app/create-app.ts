@@ -62,6 +62,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     runningSearches: (): number => hub.runningCount(),
     rememberedKeys: config.limits.maxSessions,
     onRefused: (reason) => d.metrics.searchRefused(reason),
+    onShedding: (on) => d.metrics.loadShedding(on),
   });
   const pages = new WrittenPages();
   const hub: SearchHub = new SearchHub({
@@ -113,6 +114,8 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     ["/ready", ["GET"]],
     ...(d.metricsExposition ? [["/metrics", ["GET"]] as [string, string[]]] : []),
   ]);
+  // Every labelled series of the metrics exists from the start, at zero: routes, sources, outcomes.
+  d.metrics.prepare({ routes: [...allowed].map(([route, methods]) => ({ route, methods })), sources: d.sources.map((s) => s.id), breakerCooldownMs: config.upstream?.breaker.cooldownMs });
   const assets = `${base}/docs/assets/`;
   const routeOf = (path: string) => (allowed.has(path) ? path : path.startsWith(assets) ? `${assets}:file` : "unmatched");
 

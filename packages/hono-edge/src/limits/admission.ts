@@ -26,6 +26,8 @@ export interface AdmissionOptions {
   readonly rememberedKeys?: number | undefined;
   /** Told of each refused search or stream (the metrics count them). */
   readonly onRefused?: ((reason: "overloaded" | "concurrency") => void) | undefined;
+  /** Told when shedding starts (true) and ends (false), e.g. for a gauge. */
+  readonly onShedding?: ((on: boolean) => void) | undefined;
 }
 
 /** Why new work is refused now: the load (loop delay, busy loop, requests waiting), or a cap reached. */
@@ -119,9 +121,11 @@ export class Admission {
       this.since = now;
       this.refused = 0;
       this.o.logger.log({ level: "warn", msg: "load.shedding", reason: cause, loopDelayMs, maxLoopDelayMs: this.o.maxLoopDelayMs, runningSearches: this.o.runningSearches() });
+      this.o.onShedding?.(true);
     } else if (this.shedding !== undefined && cause === undefined) {
       this.shedding = undefined;
       this.o.logger.log({ level: "info", msg: "load.normal", loopDelayMs, sheddingMs: now - this.since, refused: this.refused });
+      this.o.onShedding?.(false);
     }
     const capped = this.o.maxRunningSearches > 0 && this.o.runningSearches() >= this.o.maxRunningSearches;
     const reason = this.shedding ?? (capped ? "running_searches" : undefined);
