@@ -70,8 +70,8 @@ export interface ServiceFigures {
   readonly demoCachedPage: ServedAnswer;
   /** The cached page by Token with CORS on, polled with an allowed `Origin` (a page of another origin). */
   readonly corsCachedPage: ServedAnswer;
-  /** The cached page by Token with metrics and tracing on (the OTLP endpoint unreachable) against both off (the anchor). */
-  readonly telemetry: ServedAnswer;
+  /** The cached page by Token with metrics and tracing on (the OTLP endpoint unreachable) against both off (the anchor), and each part. */
+  readonly telemetry: TelemetryCost;
   /** The load generator of the serving comparisons. */
   readonly loadTool: "wrk" | "autocannon";
   /** Bytes on the wire (status line, headers, body) of the full answer and of a conditional poll's 304. */
@@ -261,18 +261,32 @@ const UNREACHABLE_OTLP = "http://127.0.0.1:9";
  * Node's default metrics collected) and the OpenTelemetry SDK registered, its OTLP endpoint unreachable (every
  * request a span; the batches the exporter cannot deliver are dropped).
  */
-export const measureTelemetryCost = async (quick: boolean): Promise<ServedAnswer> => {
+export const measureTelemetryCost = async (quick: boolean): Promise<TelemetryCost> => {
   const [query] = distinctQueries(1, 30);
-  const off = await startServiceProcess({ ttlMs: 600_000, latencyMs: 200, env: { VOAR_METRICS_ENABLED: "false", OTEL_EXPORTER_OTLP_ENDPOINT: "", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "" } });
+  const noTraces = { OTEL_EXPORTER_OTLP_ENDPOINT: "", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "" };
+  const off = await startServiceProcess({ ttlMs: 600_000, latencyMs: 200, env: { VOAR_METRICS_ENABLED: "false", ...noTraces } });
+  const metricsOnly = await startServiceProcess({ ttlMs: 600_000, latencyMs: 200, env: { VOAR_METRICS_ENABLED: "true", ...noTraces } });
   const on = await startServiceProcess({ ttlMs: 600_000, latencyMs: 200, env: { VOAR_METRICS_ENABLED: "true", OTEL_EXPORTER_OTLP_ENDPOINT: UNREACHABLE_OTLP } });
   try {
-    const [offPoll, onPoll] = [await completedPoll(off, query!), await completedPoll(on, query!)];
+    const [offPoll, metricsPoll, onPoll] = [await completedPoll(off, query!), await completedPoll(metricsOnly, query!), await completedPoll(on, query!)];
     const bytes = (await wireBytes(on.appUrl, "/api/ConsultaAereo/Consultar", HEADERS, JSON.stringify(onPoll))).bytes;
-    return { ...(await compareServers(shotOf(off.appUrl, offPoll), shotOf(on.appUrl, onPoll), compareOptions(quick))), bytes };
+    const both = { ...(await compareServers(shotOf(off.appUrl, offPoll), shotOf(on.appUrl, onPoll), compareOptions(quick))), bytes };
+    // Each part against what it is added to: the metrics against both off, the tracing against the metrics alone.
+    const metrics = await compareServers(shotOf(off.appUrl, offPoll), shotOf(metricsOnly.appUrl, metricsPoll), compareOptions(quick));
+    const tracing = await compareServers(shotOf(metricsOnly.appUrl, metricsPoll), shotOf(on.appUrl, onPoll), compareOptions(quick));
+    return { ...both, metrics, tracing };
   } finally {
-    await Promise.all([off.stop(), on.stop()]);
+    await Promise.all([off.stop(), metricsOnly.stop(), on.stop()]);
   }
 };
+
+/** What metrics and tracing cost a poll: both against both off, and each part against what it is added to. */
+export interface TelemetryCost extends ServedAnswer {
+  /** Metrics on against both off. */
+  readonly metrics: Comparison;
+  /** Metrics and tracing against the metrics alone: the tracing's own cost. */
+  readonly tracing: Comparison;
+}
 
 /**
  * Memory per active (completed, not expired) search: the largest Mode B round trips of the simulator, held in
