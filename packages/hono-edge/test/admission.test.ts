@@ -69,27 +69,43 @@ describe("admission control by the instance's load", () => {
     expect(logs.records.filter((r) => r.level === "error")).toEqual([]);
   });
 
-  it("sheds for a second after a request waited too long before its search could start (a burst faster than the loop signals)", async () => {
+  it("sheds for a second after three requests waited too long before their search could start on a busy loop (a burst faster than the loop signals); one slow request alone is no backlog", async () => {
     // Each request waits `wait` ms in this instance before its search may start (here in its rate limit's answer).
     let wait = 400;
-    let reached!: () => void;
-    const atLimit = new Promise<void>((resolve) => (reached = resolve));
+    let reached = 0;
     const rateLimiter = {
       take: () => {
-        reached();
+        reached++;
         return wait === 0 ? Promise.resolve({ ok: true as const }) : new Promise<{ ok: true }>((resolve) => setTimeout(() => resolve({ ok: true }), wait));
       },
     };
-    const { app } = testApp({ rateLimiter, configInput: { limits: { admission: { maxQueueMs: 300 } } } });
-    const slow = consultar(app, QUERY);
-    await atLimit;
-    await vi.advanceTimersByTimeAsync(400);
-    expect((await slow).status).toBe(200); // it had waited already: refusing it now would waste that
+    const load = { busy: 0.95, loopDelayMs: () => 0, utilization: () => load.busy };
+    const { app } = testApp({ rateLimiter, load, configInput: { limits: { admission: { maxQueueMs: 300 } } } });
+    const slowOnes = async (n: number, firstDay: number) => {
+      const asked = reached;
+      const answers = Array.from({ length: n }, (_, i) => consultar(app, { ...QUERY, Ida: `2026-03-${firstDay + i}` }));
+      while (reached < asked + n) await vi.advanceTimersByTimeAsync(1);
+      await vi.advanceTimersByTimeAsync(400);
+      return Promise.all(answers);
+    };
+    expect((await slowOnes(1, 10)).map((a) => a.status)).toEqual([200]);
+    wait = 0;
+    expect((await consultar(app, { ...QUERY, Ida: "2026-03-20" })).status).toBe(200); // one slow request: no backlog
+    await vi.advanceTimersByTimeAsync(1_000);
+    wait = 400;
+    // They had waited already: refusing them now would waste that; the ones after them are held back.
+    expect((await slowOnes(3, 11)).map((a) => a.status)).toEqual([200, 200, 200]);
     wait = 0;
     const next = await consultar(app, { ...QUERY, Ida: "2026-03-23" });
     expect([next.status, next.res.headers.get("retry-after")]).toEqual([429, "2"]);
     await vi.advanceTimersByTimeAsync(1_000);
     expect((await consultar(app, { ...QUERY, Ida: "2026-03-24" })).status).toBe(200);
+    // Not busy, long waits are the store's or the network's, not a backlog of this instance's.
+    load.busy = 0.2;
+    wait = 400;
+    await slowOnes(3, 25);
+    wait = 0;
+    expect((await consultar(app, { ...QUERY, Ida: "2026-03-28" })).status).toBe(200);
   });
 
   it("is off without a load signal (runtimes that do not measure their loop) and with maxLoopDelayMs 0", async () => {

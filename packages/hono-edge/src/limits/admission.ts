@@ -10,7 +10,7 @@ export interface AdmissionOptions {
   readonly load?: LoadSignal | undefined;
   /** Shed while the loop's delay is at or above this (or a quarter of it with the loop busy 90% of the time); 0: no load signal. */
   readonly maxLoopDelayMs: number;
-  /** Shed for a second after a request waited this long before its search could start; 0: off. */
+  /** Shed for a second after a few requests waited this long before their search could start, the loop busy; 0: off. */
   readonly maxQueueMs: number;
   /** Searches this instance runs at once; 0: no cap. */
   readonly maxRunningSearches: number;
@@ -41,8 +41,10 @@ export interface LoadState {
   readonly reason?: LoadReason | undefined;
 }
 
-/** How long a request that waited too long keeps new searches out. */
+/** How long requests that waited too long keep new searches out. */
 const QUEUE_HOLD_MS = 1_000;
+/** Requests that waited too long, within `QUEUE_HOLD_MS`, that make a backlog (one slow request, a cold start, is none). */
+const QUEUE_STRIKES = 3;
 /** The loop counts as busy all the time at or above this share of busy time. */
 const BUSY = 0.9;
 
@@ -53,8 +55,9 @@ const BUSY = 0.9;
  * - the instance runs `maxRunningSearches` searches;
  * - its event loop's delay is at or above `maxLoopDelayMs`, or at or above a quarter of it while the loop is
  *   busy 90% of the time or more (saturated: more work only queues);
- * - a request waited `maxQueueMs` or more before its search could start (seen within the last second): a burst
- *   admitted faster than the loop signals can follow.
+ * - three requests within a second waited `maxQueueMs` or more before their search could start while the loop was
+ *   busy 90% of the time: a burst admitted faster than the loop signals can follow (the caller leaves out a wait
+ *   spent on a store that went down meanwhile: that is no load of the instance's).
  * The load states let new work in again once the delay fell below half its limit and no request waited long for
  * a second, so admission does not flap at the edge. A new SSE stream is refused at `maxStreams`.
  *
@@ -67,6 +70,7 @@ export class Admission {
   private since = 0;
   private refused = 0;
   private slowUntil = 0;
+  private strikes: number[] = [];
   private streams = 0;
   /**
    * Keys of the searches this instance opened or joined lately: while it sheds load, a request for one of
@@ -86,8 +90,16 @@ export class Admission {
       if (this.state().overloaded) this.refuse("overloaded");
     } finally {
       // The request that waited is judged as it came (it paid its wait); the ones after it are held back.
-      if (this.o.maxQueueMs > 0 && waitedMs >= this.o.maxQueueMs) this.slowUntil = this.o.clock.now() + QUEUE_HOLD_MS;
+      this.noteWait(waitedMs);
     }
+  }
+
+  /** A request's wait before its search could start: a few long ones on a busy loop within a second are a backlog. */
+  private noteWait(waitedMs: number): void {
+    if (this.o.maxQueueMs <= 0 || waitedMs < this.o.maxQueueMs || (this.o.load?.utilization?.() ?? 0) < BUSY) return;
+    const now = this.o.clock.now();
+    this.strikes = [...this.strikes.filter((at) => now - at < QUEUE_HOLD_MS), now];
+    if (this.strikes.length >= QUEUE_STRIKES) this.slowUntil = now + QUEUE_HOLD_MS;
   }
 
   /** Remembers that this instance opened or joined the search of a key. */

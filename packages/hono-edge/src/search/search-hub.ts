@@ -50,7 +50,7 @@ export class SearchHub {
   async open(tenant: string, query: SearchQuery, hiddenCashAirlines: readonly number[], trace?: TraceContext, receivedAt?: number): Promise<SearchRecord> {
     const logger = loggerInTrace(this.o.logger, trace); // its records come after awaits: the request's trace kept
     const key = searchKey(tenant, query, hiddenCashAirlines);
-    this.o.admission?.admit(key, receivedAt === undefined ? 0 : this.o.clock.now() - receivedAt);
+    this.o.admission?.admit(key, receivedAt === undefined || this.availability.changedSince(receivedAt) ? 0 : this.o.clock.now() - receivedAt);
     const active = this.sourcesOf(query);
     const now = this.o.clock.now();
     const candidate: SearchRecord = {

@@ -63,8 +63,9 @@ const searches = async (origin: string, n: number, firstDay: number) => {
   const routes = [["REC", "BSB"], ["BSB", "REC"], ["CNF", "REC"], ["GIG", "REC"], ["REC", "CNF"], ["GIG", "BSB"], ["BSB", "GIG"], ["BSB", "CNF"], ["CNF", "BSB"], ["REC", "GIG"]];
   const ask = async (body: unknown): Promise<{ Completed: boolean; Token: string }> => {
     const res = await fetch(`${origin}/api/ConsultaAereo/Consultar`, { method: "POST", headers: { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    if (res.status === 429) {
-      // Admission control sheds a burst: wait as told and ask again.
+    if (res.status === 429 || res.status === 408) {
+      // Admission control sheds a burst (429), or a machine busy with other work was too slow to read the request
+      // (408, retryable): wait as told and ask again.
       await sleep(Number(res.headers.get("retry-after") ?? 1) * 1_000);
       return ask(body);
     }

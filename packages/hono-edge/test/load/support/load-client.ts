@@ -112,30 +112,31 @@ const search = async (i: number) => {
   count1(results.failures, "not complete after 400 polls");
 };
 
-/** The liveness probe: every origin's `/health` every 200 ms for `DURATION_MS`; the slowest answer and the failures. */
+/**
+ * The liveness probe: every origin's `/health` every 200 ms for `DURATION_MS`, and `/ready` beside it (an answer of the
+ * app, through its middleware and a Redis PING), each with a 5 s timeout: their latencies and failures.
+ */
 const probeHealth = async () => {
   const until = Date.now() + Number(env["DURATION_MS"]);
-  let slowest = 0;
-  let failures = 0;
-  let probes = 0;
+  const times: Record<string, number[]> = { health: [], ready: [] };
+  const failures: Record<string, number> = { health: 0, ready: 0 };
+  const probe = async (origin: string, path: "health" | "ready") => {
+    const t0 = performance.now();
+    try {
+      const res = await fetch(`${origin}/${path}`, { signal: AbortSignal.timeout(5_000) });
+      await res.arrayBuffer();
+      if (path === "health" && res.status !== 200) failures[path]!++;
+      else times[path]!.push(performance.now() - t0);
+    } catch {
+      failures[path]!++;
+    }
+  };
   while (Date.now() < until) {
-    await Promise.all(
-      origins.map(async (origin) => {
-        const t0 = performance.now();
-        try {
-          const res = await fetch(`${origin}/health`, { signal: AbortSignal.timeout(5_000) });
-          await res.arrayBuffer();
-          if (res.status !== 200) failures++;
-        } catch {
-          failures++;
-        }
-        probes++;
-        slowest = Math.max(slowest, performance.now() - t0);
-      }),
-    );
+    await Promise.all(origins.flatMap((origin) => [probe(origin, "health"), probe(origin, "ready")]));
     await sleep(200);
   }
-  console.log(JSON.stringify({ role: "health", probes, failures, slowestMs: Math.round(slowest) }));
+  const q = (xs: number[], f: number) => Math.round([...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(f * xs.length))] ?? 0);
+  console.log(JSON.stringify({ role: "health", probes: times.health!.length + failures.health!, failures: failures.health, readyFailures: failures.ready, p50: q(times.health!, 0.5), slowestMs: q(times.health!, 1), readyP50: q(times.ready!, 0.5), readySlowestMs: q(times.ready!, 1) }));
 };
 if (env["ROLE"] === "health") {
   await probeHealth();
