@@ -14,6 +14,8 @@ export interface RedisConnectionOptions {
   readonly breakerThreshold?: number | undefined;
   /** The least time Redis stays declared unavailable, and the pause between background probes. Default 1000. */
   readonly breakerCooldownMs?: number | undefined;
+  /** @deprecated Ignored: Redis is judged by probes of its own, not by this process's event-loop delay. */
+  readonly load?: unknown;
   /** Times every call (`voar_store_command_duration_seconds`) and follows the breaker (`voar_store_breaker_state`). */
   readonly metrics?: ServiceMetrics | undefined;
 }
