@@ -8,11 +8,11 @@ import * as z from "zod";
  */
 export const AdmissionSchema = z.strictObject({
   /**
-   * New searches are refused while the event loop's mean delay (over a quarter of a second) is at or above this;
-   * or at or above a quarter of it while the loop is busy at least 90% of the time. 0 turns every load signal off
-   * (the caps below still hold).
+   * New searches are refused while the event loop's mean delay (over half a second) is at or above this; or at or
+   * above half of it while the loop is busy at least 90% of the time. 0 turns every load signal off (the caps below
+   * still hold).
    */
-  maxLoopDelayMs: z.int().min(0).max(60_000).default(200),
+  maxLoopDelayMs: z.int().min(0).max(60_000).default(500),
   /** New searches are refused for a second after a request waited this long before its search could start (0: off). */
   maxQueueMs: z.int().min(0).max(60_000).default(500),
   /** Searches this instance runs at once; a new one beyond it is refused (0: no cap). */

@@ -11,14 +11,14 @@ export interface NodeLoadSignal extends LoadSignal {
  * The Node event loop's delay and utilization, measured by `node:perf_hooks` (`monitorEventLoopDelay`, a libuv
  * timer every 10 ms, off the JavaScript heap; `performance.eventLoopUtilization`): every `windowMs` the mean delay
  * and the share of busy time of the window just ended become the readings. The mean, not a high percentile: one
- * garbage collection pause is not an overloaded instance, a loop late on every turn for a quarter of a second is.
+ * garbage collection pause is not an overloaded instance, a loop late on every turn for half a second is.
  * The window is short so that a burst of work is seen before it makes answers take seconds. The timer is `unref`ed.
  *
  * @example
  * const load = nodeLoadSignal();
  * const app = createApp({ config, sources, load });
  */
-export const nodeLoadSignal = (windowMs = 250): NodeLoadSignal => {
+export const nodeLoadSignal = (windowMs = 500): NodeLoadSignal => {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   let delay = 0;

@@ -8,7 +8,7 @@ import type { LoadSignal } from "./load-signal.js";
 export interface AdmissionOptions {
   /** The instance's load; without one, only the caps apply. */
   readonly load?: LoadSignal | undefined;
-  /** Shed while the loop's delay is at or above this (or a quarter of it with the loop busy 90% of the time); 0: no load signal. */
+  /** Shed while the loop's delay is at or above this (or half of it with the loop busy 90% of the time); 0: no load signal. */
   readonly maxLoopDelayMs: number;
   /** Shed for a second after a few requests waited this long before their search could start, the loop busy; 0: off. */
   readonly maxQueueMs: number;
@@ -53,8 +53,8 @@ const BUSY = 0.9;
  * "not now" (429 `LIMITE_EXCEDIDO`, `Retry-After`) instead of taking seconds for everything: the searches
  * already running, their polls and streams keep the time they need. A new search is refused while
  * - the instance runs `maxRunningSearches` searches;
- * - its event loop's delay is at or above `maxLoopDelayMs`, or at or above a quarter of it while the loop is
- *   busy 90% of the time or more (saturated: more work only queues);
+ * - its event loop's delay is at or above `maxLoopDelayMs`, or at or above half of it while the loop is busy 90%
+ *   of the time or more (saturated: more work only queues);
  * - three requests within a second waited `maxQueueMs` or more before their search could start while the loop was
  *   busy 90% of the time: a burst admitted faster than the loop signals can follow (the caller leaves out a wait
  *   spent on a store that went down meanwhile: that is no load of the instance's).
@@ -149,7 +149,7 @@ export class Admission {
     const max = this.o.maxLoopDelayMs * scale;
     if (this.o.load && this.o.maxLoopDelayMs > 0) {
       if (loopDelayMs >= max) return "loop_delay";
-      if ((this.o.load.utilization?.() ?? 0) >= BUSY && loopDelayMs >= max / 4) return "busy_loop";
+      if ((this.o.load.utilization?.() ?? 0) >= BUSY && loopDelayMs >= max / 2) return "busy_loop";
     }
     return now < this.slowUntil ? "queue" : undefined;
   }

@@ -8,7 +8,7 @@
  */
 export interface LoadSignal {
   /**
-   * The event loop's recent delay in ms: how late, on average over the last quarter of a second or so, a timer
+   * The event loop's recent delay in ms: how late, on average over the last half second or so, a timer
    * fired against when it was due. Near 0 on an idle instance; hundreds of ms on one saturated with work.
    */
   loopDelayMs(): number;
