@@ -124,10 +124,10 @@ describe("two instances under load on a healthy Redis", () => {
     expect(sum(searches, (c) => c.refusedThenComplete)).toBeGreaterThan(0);
     expect(logs.filter((r) => r.msg === "store.down" || r.msg === "store.flapped")).toEqual([]);
     expect(logs.filter((r) => r.level === "error")).toEqual([]);
-    // The liveness probe never failed (5 s timeout), and /health answers ahead of the app's work: faster than /ready
+    // The liveness probe never failed (10 s timeout), and /health answers ahead of the app's work: faster than /ready
     // (the app's answer, through its middleware) asked at the same moments. Its slowest answer is printed above: on
     // this shared two-core machine it follows the instances' longest turns and how much CPU the machine gives them.
-    expect(probed.probes).toBeGreaterThan(40);
+    expect(probed.probes).toBeGreaterThan(20);
     expect(probed.failures).toBe(0);
     expect(probed.p50).toBeLessThanOrEqual(probed.readyP50);
   }, 150_000);
