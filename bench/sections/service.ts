@@ -30,7 +30,7 @@ export const serviceRows = async (quick: boolean): Promise<Section> => {
       target: "info",
     },
     { section: S, figure: `  first request (the query) p50; p99`, value: `${cell(l.startP50, "ms", 1)}; ${cell(l.startP99, "ms", 1)}` },
-    { section: S, figure: `  errors over ${l.requests.toLocaleString("en")} requests`, value: l.errors === 0 ? "0" : `${l.errors}: ${Object.entries(l.errorKinds).map(([k, n]) => `${n}× ${k}`).join("; ")}`, target: "0", verdict: l.errors === 0 ? "met" : "missed" },
+    { section: S, figure: `  errors over ${l.requests.toLocaleString("en")} requests (429s of admission control waited out by their Retry-After: ${l.shed})`, value: l.errors === 0 ? "0" : `${l.errors}: ${Object.entries(l.errorKinds).map(([k, n]) => `${n}× ${k}`).join("; ")}`, target: "0", verdict: l.errors === 0 ? "met" : "missed" },
     {
       section: S,
       figure: "  resident memory: before, peak during, after the sessions expired",
@@ -125,6 +125,18 @@ export const serviceRows = async (quick: boolean): Promise<Section> => {
       });
     }
   }
+  const w = f.writing;
+  rows.push(
+    { section: S, figure: `the poll path's writing, bare node:http: an answer with a fresh request id in it as one buffer copied per request (anchor)`, value: `${cell(w.anchor.rps, "req/s", 0)}; p50 ${w.anchor.p50.median} ms, p99 ${w.anchor.p99.median} ms` },
+    {
+      section: S,
+      figure: "  the same bytes written as three parts (before the id, the id, after it: one writeHead, corked writes, one writev), as `voar-server` writes a poll",
+      value: `${cell(w.subject.rps, "req/s", 0)}; p50 ${w.subject.p50.median} ms, p99 ${w.subject.p99.median} ms`,
+      ratio: ratioCell(w.ratio),
+      target: "info (parts kept while ≥ 1x)",
+      verdict: "info",
+    },
+  );
   const o = f.telemetry;
   rows.push({
     section: S,
