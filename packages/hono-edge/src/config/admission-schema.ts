@@ -13,7 +13,7 @@ export const AdmissionSchema = z.strictObject({
    * still hold).
    */
   maxLoopDelayMs: z.int().min(0).max(60_000).default(500),
-  /** New searches are refused for a second after a request waited this long before its search could start (0: off). */
+  /** New searches are refused for a second after three requests within a second waited this long before their search could start, the loop busy 90% of the time (0: off). */
   maxQueueMs: z.int().min(0).max(60_000).default(500),
   /** Searches this instance runs at once; a new one beyond it is refused (0: no cap). */
   maxRunningSearches: z.int().min(0).max(1_000_000).default(500),
