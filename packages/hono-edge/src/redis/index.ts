@@ -16,3 +16,4 @@ export { redisRateLimiters, type RedisRateLimitersOptions } from "./redis-rate-l
 export { openRedisConnection, type RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
 export type { StoreGuard } from "./store-guard.js";
 export { redisBreakerStore, type RedisBreakerStoreOptions } from "./redis-breaker-store.js";
+export { redisLoginStore, type RedisLoginStoreOptions } from "./redis-login-store.js";
