@@ -61,7 +61,10 @@ export const serveNode = (options: NodeServeOptions, onListening?: (info: Addres
   const perAddress = connectionsPerAddress(http);
   if (perAddress < http.maxConnections) capConnectionsPerAddress(server, { max: perAddress, onRefused: (group) => capped(group, undefined, { max: perAddress }) });
   server.on("clientError", answerClientError(rejected));
-  server.listen(options.port, options.hostname, () => onListening?.(server.address() as AddressInfo));
+  // A listen queue as long as the connections the server takes (the kernel caps it at net.core.somaxconn): a burst of
+  // new connections while the loop is busy waits to be accepted instead of having its SYNs dropped, which a client
+  // sees as seconds of silence (its SYN sent again after 1, 3, 7 s), not as an answer. Node's default is 511.
+  server.listen({ port: options.port, host: options.hostname, backlog: http.maxConnections }, () => onListening?.(server.address() as AddressInfo));
   return server;
 };
 
