@@ -17,6 +17,7 @@ import { upstreamRows } from "./sections/upstream.js";
 import { serviceRows } from "./sections/service.js";
 import { edgeRows } from "./sections/edge.js";
 import { cacheRows } from "./sections/cache.js";
+import { loadRows } from "./sections/load.js";
 
 /** A section of the report: its rows and its "how to read" paragraph. */
 export interface Section {
@@ -43,6 +44,7 @@ await run("service", () => serviceRows(quick));
 await run("upstream", () => upstreamRows(quick));
 await run("edge", () => edgeRows(quick));
 await run("fewer upstream calls", () => cacheRows(quick), "cache");
+await run("load", () => loadRows(quick));
 
 const m = machine();
 const allRows = sections.flatMap((s) => s.rows);
