@@ -18,6 +18,7 @@ import { serviceRows } from "./sections/service.js";
 import { edgeRows } from "./sections/edge.js";
 import { cacheRows } from "./sections/cache.js";
 import { calendarRows } from "./sections/calendar.js";
+import { loadRows } from "./sections/load.js";
 
 /** A section of the report: its rows and its "how to read" paragraph. */
 export interface Section {
@@ -45,6 +46,7 @@ await run("upstream", () => upstreamRows(quick));
 await run("edge", () => edgeRows(quick));
 await run("fewer upstream calls", () => cacheRows(quick), "cache");
 await run("price calendar", () => calendarRows(quick), "calendar");
+await run("load", () => loadRows(quick));
 
 const m = machine();
 const allRows = sections.flatMap((s) => s.rows);

@@ -46,6 +46,8 @@ export interface LoadFigures {
   readonly startP99: Figure;
   readonly requests: number;
   readonly errors: number;
+  /** 429s of admission control waited out (not errors), over every round. */
+  readonly shed: number;
   /** Errors by kind (status and code, or the request's failure), over every round. */
   readonly errorKinds: Readonly<Record<string, number>>;
   /** RSS after warm-up (collected), peak while searches ran, and after they expired (collected). */
@@ -65,13 +67,15 @@ export interface ServiceFigures {
   readonly framework: Comparison;
   /** The same bytes through Hono alone, copied per request with a new `X-Request-Id` (each answer its own), against the bare server. */
   readonly frameworkOwn: Comparison;
+  /** Bare node:http writing an answer with a fresh id in it as three parts, against one buffer copied per request (anchor). */
+  readonly writing: Comparison;
   readonly repeatedQuery: ServedAnswer;
   /** The cached page by Token, served by the demo (`voar-demo`, the server a user tries first). */
   readonly demoCachedPage: ServedAnswer;
   /** The cached page by Token with CORS on, polled with an allowed `Origin` (a page of another origin). */
   readonly corsCachedPage: ServedAnswer;
-  /** The cached page by Token with metrics and tracing on (the OTLP endpoint unreachable) against both off (the anchor). */
-  readonly telemetry: ServedAnswer;
+  /** The cached page by Token with metrics and tracing on (the OTLP endpoint unreachable) against both off (the anchor), and each part. */
+  readonly telemetry: TelemetryCost;
   /** The load generator of the serving comparisons. */
   readonly loadTool: "wrk" | "autocannon";
   /** Bytes on the wire (status line, headers, body) of the full answer and of a conditional poll's 304. */
@@ -164,6 +168,7 @@ export const measureLoad = async (): Promise<LoadFigures> => {
       startP99: summarize(rounds.map((r) => percentile(r.startLatencies, 99))),
       requests: [...rounds, ...inStep].reduce((n, r) => n + r.requests, 0),
       errors: [...rounds, ...inStep].reduce((n, r) => n + r.errors, 0),
+      shed: [...rounds, ...inStep].reduce((n, r) => n + r.shed, 0),
       errorKinds: [...rounds, ...inStep].reduce<Record<string, number>>((all, r) => {
         for (const [kind, n] of Object.entries(r.errorKinds)) all[kind] = (all[kind] ?? 0) + n;
         return all;
@@ -217,8 +222,10 @@ const measureServing = async (quick: boolean) => {
     // The same bytes through Hono on @hono/node-server alone (the bare server answers the page, set just above).
     const framework = await compareServers(shotOf(server.bareUrl, poll), shotOf(server.frameworkUrl, poll), compareOptions(quick));
     const frameworkOwn = await compareServers(shotOf(server.bareUrl, poll), shotOf(server.frameworkOwnUrl, poll), compareOptions(quick));
+    // The poll path's writing, on bare node:http: parts against one buffer copied per request (the anchor).
+    const writing = await compareServers(shotOf(server.joinedUrl, poll), shotOf(server.partsUrl, poll), compareOptions(quick));
     const repeatedQuery = await compareAnswer(server, query!, quick);
-    return { cachedPage, framework, frameworkOwn, repeatedQuery, conditional: { full: full.bytes, notModified: notModified.bytes, status: notModified.status } };
+    return { cachedPage, framework, frameworkOwn, writing, repeatedQuery, conditional: { full: full.bytes, notModified: notModified.bytes, status: notModified.status } };
   } finally {
     await server.stop();
   }
@@ -261,18 +268,32 @@ const UNREACHABLE_OTLP = "http://127.0.0.1:9";
  * Node's default metrics collected) and the OpenTelemetry SDK registered, its OTLP endpoint unreachable (every
  * request a span; the batches the exporter cannot deliver are dropped).
  */
-export const measureTelemetryCost = async (quick: boolean): Promise<ServedAnswer> => {
+export const measureTelemetryCost = async (quick: boolean): Promise<TelemetryCost> => {
   const [query] = distinctQueries(1, 30);
-  const off = await startServiceProcess({ ttlMs: 600_000, latencyMs: 200, env: { VOAR_METRICS_ENABLED: "false", OTEL_EXPORTER_OTLP_ENDPOINT: "", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "" } });
+  const noTraces = { OTEL_EXPORTER_OTLP_ENDPOINT: "", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "" };
+  const off = await startServiceProcess({ ttlMs: 600_000, latencyMs: 200, env: { VOAR_METRICS_ENABLED: "false", ...noTraces } });
+  const metricsOnly = await startServiceProcess({ ttlMs: 600_000, latencyMs: 200, env: { VOAR_METRICS_ENABLED: "true", ...noTraces } });
   const on = await startServiceProcess({ ttlMs: 600_000, latencyMs: 200, env: { VOAR_METRICS_ENABLED: "true", OTEL_EXPORTER_OTLP_ENDPOINT: UNREACHABLE_OTLP } });
   try {
-    const [offPoll, onPoll] = [await completedPoll(off, query!), await completedPoll(on, query!)];
+    const [offPoll, metricsPoll, onPoll] = [await completedPoll(off, query!), await completedPoll(metricsOnly, query!), await completedPoll(on, query!)];
     const bytes = (await wireBytes(on.appUrl, "/api/ConsultaAereo/Consultar", HEADERS, JSON.stringify(onPoll))).bytes;
-    return { ...(await compareServers(shotOf(off.appUrl, offPoll), shotOf(on.appUrl, onPoll), compareOptions(quick))), bytes };
+    const both = { ...(await compareServers(shotOf(off.appUrl, offPoll), shotOf(on.appUrl, onPoll), compareOptions(quick))), bytes };
+    // Each part against what it is added to: the metrics against both off, the tracing against the metrics alone.
+    const metrics = await compareServers(shotOf(off.appUrl, offPoll), shotOf(metricsOnly.appUrl, metricsPoll), compareOptions(quick));
+    const tracing = await compareServers(shotOf(metricsOnly.appUrl, metricsPoll), shotOf(on.appUrl, onPoll), compareOptions(quick));
+    return { ...both, metrics, tracing };
   } finally {
-    await Promise.all([off.stop(), on.stop()]);
+    await Promise.all([off.stop(), metricsOnly.stop(), on.stop()]);
   }
 };
+
+/** What metrics and tracing cost a poll: both against both off, and each part against what it is added to. */
+export interface TelemetryCost extends ServedAnswer {
+  /** Metrics on against both off. */
+  readonly metrics: Comparison;
+  /** Metrics and tracing against the metrics alone: the tracing's own cost. */
+  readonly tracing: Comparison;
+}
 
 /**
  * Memory per active (completed, not expired) search: the largest Mode B round trips of the simulator, held in
@@ -332,14 +353,14 @@ export const scaleSizes = (quick: boolean) => (quick ? { anchor: 100, subject: 3
 /** Runs every part of the service bench (`quick`: 1 s runs, and 50 searches in 5 steps for the memory figure). */
 export const runServiceBench = async (quick = isQuick()): Promise<ServiceFigures> => {
   const load = await measureLoad();
-  const { cachedPage, framework, frameworkOwn, repeatedQuery, conditional } = await measureServing(quick);
+  const { cachedPage, framework, frameworkOwn, writing, repeatedQuery, conditional } = await measureServing(quick);
   const demoCachedPage = await measureDemoServing(quick);
   const corsCachedPage = await measureCorsServing(quick);
   const telemetry = await measureTelemetryCost(quick);
   const perSearch = await measurePerSearch(quick);
   const twoInstances = await measureTwoInstances(quick);
   const scale = await measureScale(scaleSizes(quick));
-  return { load, cachedPage, framework, frameworkOwn, repeatedQuery, demoCachedPage, corsCachedPage, telemetry, conditional, perSearch, twoInstances, scale, loadTool: LOAD_TOOL };
+  return { load, cachedPage, framework, frameworkOwn, writing, repeatedQuery, demoCachedPage, corsCachedPage, telemetry, conditional, perSearch, twoInstances, scale, loadTool: LOAD_TOOL };
 };
 
 /** Poll by Token (the app) over Hono alone answering each request its own bytes, both against the same bare server. */
@@ -398,7 +419,8 @@ export const printServiceFigures = (f: ServiceFigures): void => {
 };
 
 /** The serving rows that judge the polling target: the app and Hono alone answering each request its own. */
-const printServing = (f: Pick<ServiceFigures, "cachedPage" | "framework" | "frameworkOwn">): void => {
+const printServing = (f: Pick<ServiceFigures, "cachedPage" | "framework" | "frameworkOwn"> & Partial<Pick<ServiceFigures, "writing">>): void => {
+  if (f.writing) console.log(`bare node:http, an answer with a fresh id in it: three parts against one buffer copied per request: ${fmt(f.writing.ratio, "x")} (${fmt(f.writing.subject.rps, "req/s", 0)} against ${fmt(f.writing.anchor.rps, "req/s", 0)})`);
   console.log(`cached page by Token (${f.cachedPage.bytes} bytes), each against bare node:http with the same bytes:`);
   console.log(`  the app:                        ${fmt(f.cachedPage.subject.rps, "req/s", 0)}   ratio ${fmt(f.cachedPage.ratio, "x")}`);
   console.log(`  Hono alone, the same bytes:     ${fmt(f.framework.subject.rps, "req/s", 0)}   ratio ${fmt(f.framework.ratio, "x")}`);

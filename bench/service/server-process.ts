@@ -95,6 +95,35 @@ const frameworkOwn = new Hono().post("*", async (c) => {
 });
 const frameworkOwnPort = await new Promise<number>((resolve) => serve({ fetch: frameworkOwn.fetch, port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port)));
 
+// The poll path's question, on bare node:http: an answer with a fresh request id in its middle (as every answer of the
+// service carries its RequestId), written as three parts (the shared bytes before it, the id, the shared bytes after
+// it: one writeHead, then corked writes, one writev) against one new buffer per request with the id copied in.
+const writeWith = (parts: boolean) =>
+  http.createServer((req, res) => {
+    req.on("data", () => undefined);
+    req.on("end", () => {
+      const at = bare.body.length >> 1;
+      const [before, after] = [bare.body.subarray(0, at), bare.body.subarray(at)];
+      const id = Buffer.from(crypto.randomUUID());
+      const length = before.length + id.length + after.length;
+      res.writeHead(200, { ...bare.headers, "content-length": String(length) });
+      if (parts) {
+        res.write(before);
+        res.write(id);
+        res.end(after);
+      } else {
+        const joined = Buffer.allocUnsafe(length);
+        before.copy(joined, 0);
+        id.copy(joined, before.length);
+        after.copy(joined, before.length + id.length);
+        res.end(joined);
+      }
+    });
+  });
+const listen = (server: http.Server) => new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+const partsPort = await listen(writeWith(true));
+const joinedPort = await listen(writeWith(false));
+
 const send = (m: ChildMessage) => process.send!(m);
 const collect = () => {
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -126,4 +155,4 @@ process.on("message", async (m: ParentMessage) => {
   }
 });
 process.on("disconnect", () => process.exit(0));
-send({ type: "ready", appPort, barePort, frameworkPort, frameworkOwnPort });
+send({ type: "ready", appPort, barePort, frameworkPort, frameworkOwnPort, partsPort, joinedPort });

@@ -12,7 +12,7 @@ export type ParentMessage =
 
 /** What the server process answers. */
 export type ChildMessage =
-  | { readonly type: "ready"; readonly appPort: number; readonly barePort: number; readonly frameworkPort: number; readonly frameworkOwnPort: number }
+  | { readonly type: "ready"; readonly appPort: number; readonly barePort: number; readonly frameworkPort: number; readonly frameworkOwnPort: number; readonly partsPort: number; readonly joinedPort: number }
   | { readonly type: "memory"; readonly id: number; readonly rss: number; readonly heapUsed: number; readonly heapTotal: number; readonly external: number; readonly arrayBuffers: number; readonly collected: boolean; readonly cpuMs: number }
   | { readonly type: "ok"; readonly id: number };
 
@@ -45,6 +45,10 @@ export interface ServiceProcess {
    * its own, as the service's are (each carries its RequestId). The least such an answer costs on the framework.
    */
   readonly frameworkOwnUrl: string;
+  /** Bare node:http answering the bare bytes with a fresh id in their middle, written as three parts (one corked writev). */
+  readonly partsUrl: string;
+  /** The same answer as one new buffer per request, the id copied in. */
+  readonly joinedUrl: string;
   /** Its memory now; after a full garbage collection when `gc`. */
   memory(gc: boolean): Promise<MemoryReading>;
   /** What the bare server (and the framework alone) answer from now on. */
@@ -155,7 +159,7 @@ export const startServiceProcess = async (o: ServiceProcessOptions): Promise<Ser
   });
   const pending = new Map<number, (m: ChildMessage) => void>();
   let nextId = 1;
-  const ready = new Promise<{ appPort: number; barePort: number; frameworkPort: number; frameworkOwnPort: number }>((resolve, reject) => {
+  const ready = new Promise<{ appPort: number; barePort: number; frameworkPort: number; frameworkOwnPort: number; partsPort: number; joinedPort: number }>((resolve, reject) => {
     child.once("exit", (code) => {
       if (ownUpstream) upstream?.child.kill("SIGTERM");
       reject(new Error(`the bench server exited (${code}) before it was ready`));
@@ -165,7 +169,7 @@ export const startServiceProcess = async (o: ServiceProcessOptions): Promise<Ser
       else pending.get(m.id)?.(m);
     });
   });
-  const { appPort, barePort, frameworkPort, frameworkOwnPort } = await ready;
+  const { appPort, barePort, frameworkPort, frameworkOwnPort, partsPort, joinedPort } = await ready;
   const ask = <T extends ChildMessage>(m: ParentMessage) =>
     new Promise<T>((resolve) => {
       pending.set(m.id, (answer) => {
@@ -179,6 +183,8 @@ export const startServiceProcess = async (o: ServiceProcessOptions): Promise<Ser
     bareUrl: `http://127.0.0.1:${barePort}`,
     frameworkUrl: `http://127.0.0.1:${frameworkPort}`,
     frameworkOwnUrl: `http://127.0.0.1:${frameworkOwnPort}`,
+    partsUrl: `http://127.0.0.1:${partsPort}`,
+    joinedUrl: `http://127.0.0.1:${joinedPort}`,
     memory: async (gc) => {
       const { type: _type, id: _id, ...reading } = await ask<Extract<ChildMessage, { type: "memory" }>>({ type: "memory", id: nextId++, gc });
       return reading;

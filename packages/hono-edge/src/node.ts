@@ -27,7 +27,6 @@ import type { ServiceConfig } from "./config/config-schema.js";
 import { ConfigError, loadConfig } from "./config/load-config.js";
 import { memoryRateLimiters, type RateLimiterFactory } from "./limits/token-bucket.js";
 import { jsonLinesLogger, type Logger } from "./logging/logger.js";
-import type { LoadSignal } from "./limits/load-signal.js";
 import { nodeLoadSignal } from "./entries/node-load-signal.js";
 import { deploymentFingerprint, deploymentKeyPrefix } from "./config/deployment-fingerprint.js";
 import { systemClock } from "./clock.js";
@@ -38,6 +37,8 @@ import { upstreamCacheOf } from "./config/deploy-schema.js";
 import type { AnswerStore } from "./sources/answer-store.js";
 import { createPromMetrics, serveMetrics, type PromMetrics } from "./entries/node-metrics.js";
 import { startNodeTracing } from "./entries/node-tracing.js";
+import { captureConsole } from "./entries/node-console.js";
+import { summarizingLogger } from "./logging/repeat-summary.js";
 import { logLoginState } from "./sources/upstream-login.js";
 import type { LoginState } from "@voar/http-adapter/fetch";
 import { checkVariables, exitWhenCannotListen } from "./entries/node-start-checks.js";
@@ -45,10 +46,14 @@ import { checkVariables, exitWhenCannotListen } from "./entries/node-start-check
 const env = process.env;
 // First, so that every span of the service is recorded (only when OTEL_EXPORTER_OTLP_ENDPOINT is set).
 const tracing = await startNodeTracing(env);
-const logger = jsonLinesLogger(batchedLineWriter());
+// JSON lines on stdout, each with its time; repeated lines (a login attack, an airline down for every search)
+// summarised; what libraries print (ioredis's warnings) and Node's warnings become lines of the same log.
+const lines = jsonLinesLogger(batchedLineWriter());
+const logger = summarizingLogger(lines, { clock: systemClock });
+captureConsole(logger);
 
 const fail = (errors: readonly string[]): never => {
-  console.error(`voar: invalid configuration\n  - ${errors.join("\n  - ")}`);
+  lines.log({ level: "error", msg: "config.invalid", detail: "voar: invalid configuration", errors });
   process.exit(1);
 };
 
@@ -73,7 +78,7 @@ const loadOptional = async <T>(load: () => Promise<T>, pkg: string, neededBy: st
   } catch (e) {
     const code = (e as { code?: unknown } | null)?.code;
     if (code === "ERR_MODULE_NOT_FOUND" && e instanceof Error && e.message.includes(`'${pkg}'`)) {
-      console.error(`voar: ${neededBy} needs the optional package ${pkg}, which is not installed: add it (npm install ${pkg}) or change the configuration`);
+      lines.log({ level: "error", msg: "config.missing_package", detail: `voar: ${neededBy} needs the optional package ${pkg}, which is not installed: add it (npm install ${pkg}) or change the configuration`, package: pkg });
       process.exit(1);
     }
     throw e;
@@ -104,7 +109,7 @@ const wholeNumber = (name: string): number | undefined => {
   return Number.isInteger(n) && n >= 0 ? n : fail([`${name}: "${text}" is not a whole number`]);
 };
 
-const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, metrics: PromMetrics | undefined): Promise<Backend> => {
+const backendOf = async (config: ServiceConfig, log: Logger, metrics: PromMetrics | undefined): Promise<Backend> => {
   const closers: (() => Promise<void>)[] = [];
   let sources: readonly SearchSource[];
   let upstreamLogin: Backend["upstreamLogin"];
@@ -116,7 +121,7 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, m
   // sources on the same Redis never see these searches, whatever prefix they were given.
   const keyPrefix = redis ? deploymentKeyPrefix(redis.keyPrefix, await deploymentFingerprint(config, simulator)) : undefined;
   // One connection and one view of Redis's availability for the store, its pub/sub, the rate limits and the upstream's breakers.
-  const connection = redis && redisModule ? redisModule.openRedisConnection(redis.url, { load, metrics }) : undefined;
+  const connection = redis && redisModule ? redisModule.openRedisConnection(redis.url, { metrics }) : undefined;
   if (config.upstream) {
     // An airline one instance found down is not asked by the others either (per instance while Redis cannot answer).
     const breakerStore = connection && redisModule?.redisBreakerStore({ redis: connection, keyPrefix, logger: log });
@@ -193,7 +198,8 @@ const load = nodeLoadSignal();
 // The metrics (prom-client, Node's own included): at GET /metrics behind the admin key, or on metrics.port.
 const metrics = config.metrics.enabled ? createPromMetrics() : undefined;
 const metricsApart = metrics !== undefined && config.metrics.port !== undefined;
-const backend = await backendOf(config, logger, load, metrics);
+if (metrics) tracing?.observe(metrics);
+const backend = await backendOf(config, logger, metrics);
 const instanceId = crypto.randomUUID();
 const shutdown = new AbortController();
 const app = (() => {

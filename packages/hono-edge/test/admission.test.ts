@@ -28,7 +28,7 @@ describe("admission control by the instance's load", () => {
     const again = await consultar(app, QUERY);
     expect([again.status, again.body.Token]).toEqual([200, running.body.Token]);
     const ready = await app.request("/ready");
-    expect([ready.status, await ready.json(), ready.headers.get("retry-after")]).toEqual([503, { status: "overloaded", loopDelayMs: 650 }, "3"]);
+    expect([ready.status, await ready.json(), ready.headers.get("retry-after")]).toEqual([503, { status: "overloaded", reason: "loop_delay", loopDelayMs: 650 }, "3"]);
 
     load.delay = 300; // below the limit but not below half of it: still shedding (no flapping at the edge)
     expect((await consultar(app, { ...QUERY, Ida: "2026-03-22" })).status).toBe(429);
@@ -39,10 +39,73 @@ describe("admission control by the instance's load", () => {
 
     // Said once each way, with what an operator needs; the refusals themselves are no errors.
     expect(logs.records.filter((r) => r.msg === "load.shedding")).toEqual([
-      { level: "warn", msg: "load.shedding", loopDelayMs: 650, maxLoopDelayMs: 400, runningSearches: 1 },
+      { level: "warn", msg: "load.shedding", reason: "loop_delay", loopDelayMs: 650, maxLoopDelayMs: 400, runningSearches: 1 },
     ]);
     expect(logs.records.filter((r) => r.msg === "load.normal")).toEqual([{ level: "info", msg: "load.normal", loopDelayMs: 150, sheddingMs: 2_000, refused: 2 }]);
     expect(logs.records.filter((r) => r.level === "error")).toEqual([]);
+  });
+
+  it("sheds while the loop is busy all the time and lags half the limit; not on a busy loop that keeps up", async () => {
+    const load = { delay: 0, busy: 0.97, loopDelayMs: () => load.delay, utilization: () => load.busy };
+    const { app } = testApp({ load, configInput: { limits: { rateLimit: { capacity: 10_000, refillPerSecond: 10_000 }, admission: { maxLoopDelayMs: 400 } } } });
+    load.delay = 150; // busy, but each turn comes in time: new work is welcome
+    expect((await consultar(app, QUERY)).status).toBe(200);
+    load.delay = 220;
+    const refused = await consultar(app, { ...QUERY, Ida: "2026-03-21" });
+    expect([refused.status, refused.res.headers.get("retry-after")]).toEqual([429, "2"]);
+    expect(await (await app.request("/ready")).json()).toMatchObject({ status: "overloaded", reason: "busy_loop" });
+  });
+
+  it("caps the searches an instance runs: one more is refused at once with 429 and Retry-After, and let in once one completed; joining a running one always works", async () => {
+    const { app, logs } = testApp({ configInput: { limits: { rateLimit: { capacity: 10_000, refillPerSecond: 10_000 }, admission: { maxRunningSearches: 2 } } } });
+    const a = await consultar(app, QUERY);
+    await consultar(app, { ...QUERY, Ida: "2026-03-21" });
+    const third = await consultar(app, { ...QUERY, Ida: "2026-03-22" });
+    expect([third.status, third.body.Erro.Codigo, third.res.headers.get("retry-after")]).toEqual([429, "LIMITE_EXCEDIDO", "2"]);
+    expect((await consultar(app, QUERY)).body.Token).toBe(a.body.Token);
+    expect(await (await app.request("/ready")).json()).toMatchObject({ status: "overloaded", reason: "running_searches" });
+    await vi.advanceTimersByTimeAsync(5_000); // the fast sources answered: both searches completed
+    expect((await consultar(app, { ...QUERY, Ida: "2026-03-22" })).status).toBe(200);
+    expect(logs.records.filter((r) => r.level === "error")).toEqual([]);
+  });
+
+  it("sheds for a second after three requests waited too long before their search could start on a busy loop (a burst faster than the loop signals); one slow request alone is no backlog", async () => {
+    // Each request waits `wait` ms in this instance before its search may start (here in its rate limit's answer).
+    let wait = 400;
+    let reached = 0;
+    const rateLimiter = {
+      take: () => {
+        reached++;
+        return wait === 0 ? Promise.resolve({ ok: true as const }) : new Promise<{ ok: true }>((resolve) => setTimeout(() => resolve({ ok: true }), wait));
+      },
+    };
+    const load = { busy: 0.95, loopDelayMs: () => 0, utilization: () => load.busy };
+    const { app } = testApp({ rateLimiter, load, configInput: { limits: { admission: { maxQueueMs: 300 } } } });
+    const slowOnes = async (n: number, firstDay: number) => {
+      const asked = reached;
+      const answers = Array.from({ length: n }, (_, i) => consultar(app, { ...QUERY, Ida: `2026-03-${firstDay + i}` }));
+      while (reached < asked + n) await vi.advanceTimersByTimeAsync(1);
+      await vi.advanceTimersByTimeAsync(400);
+      return Promise.all(answers);
+    };
+    expect((await slowOnes(1, 10)).map((a) => a.status)).toEqual([200]);
+    wait = 0;
+    expect((await consultar(app, { ...QUERY, Ida: "2026-03-20" })).status).toBe(200); // one slow request: no backlog
+    await vi.advanceTimersByTimeAsync(1_000);
+    wait = 400;
+    // They had waited already: refusing them now would waste that; the ones after them are held back.
+    expect((await slowOnes(3, 11)).map((a) => a.status)).toEqual([200, 200, 200]);
+    wait = 0;
+    const next = await consultar(app, { ...QUERY, Ida: "2026-03-23" });
+    expect([next.status, next.res.headers.get("retry-after")]).toEqual([429, "2"]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect((await consultar(app, { ...QUERY, Ida: "2026-03-24" })).status).toBe(200);
+    // Not busy, long waits are the store's or the network's, not a backlog of this instance's.
+    load.busy = 0.2;
+    wait = 400;
+    await slowOnes(3, 25);
+    wait = 0;
+    expect((await consultar(app, { ...QUERY, Ida: "2026-03-28" })).status).toBe(200);
   });
 
   it("is off without a load signal (runtimes that do not measure their loop) and with maxLoopDelayMs 0", async () => {

@@ -10,6 +10,8 @@ export interface AppEnv {
     principal: Principal;
     /** The real status of an answer sent to a legacy client as 200 (see `legacyStatus`); unset otherwise. */
     realStatus: number | undefined;
+    /** When the request reached the app (the clock's ms): how long it waited is admission control's queue age. */
+    receivedAt: number;
     /** The request's trace context (its span's), handed to the search it starts. */
     trace: TraceContext;
   };

@@ -54,12 +54,18 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   if (auth.ephemeralTokenKey && config.agencies.length > 0) {
     logger.log({ level: "warn", msg: "config.ephemeral_token_key", detail: "tokens.secret is not set: issued tokens are valid on this instance until it restarts" });
   }
-  // Admission control needs a measure of the load: entries that give one (Node) shed new searches when overloaded.
-  const limits = config.limits.admission;
-  const admission: Admission | undefined =
-    d.load && limits.maxLoopDelayMs > 0
-      ? new Admission({ load: d.load, maxLoopDelayMs: limits.maxLoopDelayMs, retryAfterSeconds: limits.retryAfterSeconds, clock: d.clock, logger, runningSearches: (): number => hub.runningCount(), rememberedKeys: config.limits.maxSessions, onRefused: () => d.metrics.searchRefused("overloaded") })
-      : undefined;
+  // Admission control by what the instance carries: its caps everywhere, its load where the entry measures it (Node).
+  const admission = new Admission({
+    ...config.limits.admission,
+    load: d.load,
+    clock: d.clock,
+    logger,
+    runningSearches: (): number => hub.runningCount(),
+    rememberedKeys: config.limits.maxSessions,
+    onRefused: (reason) => d.metrics.searchRefused(reason),
+    onShedding: (on) => d.metrics.loadShedding(on),
+  });
+  const pages = new WrittenPages();
   const hub: SearchHub = new SearchHub({
     store: d.store,
     sources: d.sources,
@@ -76,6 +82,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     failedTtlMs: config.search.failedTtlMs,
     admission,
     metrics: d.metrics,
+    onExpired: (ids) => pages.forget(ids),
   });
   d.metrics.runningSearches(() => hub.runningCount());
   // Price calendars, when the app has the feature and the store keeps them: their days are ordinary searches of the hub.
@@ -94,7 +101,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     bodyLimitBytes: config.limits.bodyBytes,
     pollHintMs: config.search.pollHintMs,
     requests: createRequestMemo(),
-    pages: new WrittenPages(),
+    pages,
   };
 
   // 405 with Allow for a known path asked with another method (the table follows the routes below); its
@@ -111,6 +118,8 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     ["/ready", ["GET"]],
     ...(d.metricsExposition ? [["/metrics", ["GET"]] as [string, string[]]] : []),
   ]);
+  // Every labelled series of the metrics exists from the start, at zero: routes, sources, outcomes.
+  d.metrics.prepare({ routes: [...allowed].map(([route, methods]) => ({ route, methods })), sources: d.sources.map((s) => s.id), breakerCooldownMs: config.upstream?.breaker.cooldownMs });
   const assets = `${base}/docs/assets/`;
   const routeOf = (path: string) => (allowed.has(path) ? path : path.startsWith(assets) ? `${assets}:file` : "unmatched");
 
@@ -126,7 +135,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   const json = jsonBody();
   const shutdown = d.signal && { add: (hook: () => void) => (shutdownHooks.add(hook), () => void shutdownHooks.delete(hook)) };
   app.post(`${base}/ConsultaAereo/Consultar`, bearer, legacyStatus(), json, limit, consultarHandler(searchDeps));
-  app.post(`${base}/ConsultaAereo/Stream`, bearer, json, limit, streamHandler(searchDeps, { ...config.sse, logger, shutdown, metrics: d.metrics }));
+  app.post(`${base}/ConsultaAereo/Stream`, bearer, json, limit, streamHandler(searchDeps, { ...config.sse, logger, shutdown, metrics: d.metrics, admission }));
   if (calendars && d.priceCalendar) {
     const calendarDeps = { calendars, airports: d.airports, clock: d.clock, pagante: d.pagante, bodyLimitBytes: config.limits.bodyBytes, pollHintMs: config.search.pollHintMs };
     const handlers = d.priceCalendar.handlers(calendarDeps, { ...config.sse, logger, shutdown, metrics: d.metrics });
@@ -157,8 +166,8 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   // store may answer perfectly well.
   app.get("/ready", async (c) => {
     if (!(await hub.ready())) return c.json({ status: "unavailable" as const, store: "unreachable" as const }, 503, { "Retry-After": "1" });
-    const load = admission?.state();
-    if (load?.overloaded) return c.json({ status: "overloaded" as const, loopDelayMs: load.loopDelayMs }, 503, { "Retry-After": String(admission!.retryAfterSeconds) });
+    const load = admission.state();
+    if (load.overloaded) return c.json({ status: "overloaded" as const, reason: load.reason, loopDelayMs: load.loopDelayMs }, 503, { "Retry-After": String(admission.retryAfterSeconds) });
     // The upstream refusing the configured credentials is the deployment's configuration: not ready (a rollout stops).
     const login = d.upstreamLogin ? loginReadiness(d.upstreamLogin()) : { ready: true };
     if (!login.ready) return c.json({ status: "misconfigured" as const, upstream: login.upstream }, 503);

@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import { Counter, Gauge, Histogram, Registry, type Metric } from "prom-client";
-import type { BreakerState, ServiceMetrics } from "../telemetry/service-metrics.js";
+import { LABEL_VALUES, type BreakerState, type KnownLabels, type ServiceMetrics } from "../telemetry/service-metrics.js";
 
 /** A registry filled by the service, and its text. */
 export interface PromMetrics extends ServiceMetrics {
@@ -82,7 +82,7 @@ interface RequestSeries {
  * Counter and Histogram each request paid a check and a hash of its labels per metric and a bucket looked up
  * by a number turned into a string: about 3% of a poll's CPU in a profile (2026-11-26).
  */
-const requestMetrics = (registry: Registry): ((route: string, method: string, status: number, seconds: number) => void) => {
+const requestMetrics = (registry: Registry) => {
   const series = new Map<string, RequestSeries>();
   const metric = (name: string, help: string, type: "counter" | "histogram", values: () => readonly { metricName?: string; labels: Record<string, string | number>; value: number }[]) => {
     const get = async () => ({ name, help, type, aggregator: "sum" as const, values: values() });
@@ -103,17 +103,37 @@ const requestMetrics = (registry: Registry): ((route: string, method: string, st
       ];
     }),
   );
-  return (route, method, status, seconds) => {
+  const seriesOf = (route: string, method: string): RequestSeries => {
     const key = `${method} ${route}`;
     let s = series.get(key);
     if (s === undefined) series.set(key, (s = { route, method, statuses: new Map(), buckets: new Array<number>(REQUEST_BUCKETS.length + 1).fill(0), sum: 0, count: 0 }));
-    s.statuses.set(status, (s.statuses.get(status) ?? 0) + 1);
-    let i = 0;
-    while (i < REQUEST_BUCKETS.length && seconds > REQUEST_BUCKETS[i]!) i++;
-    s.buckets[i]! += 1;
-    s.sum += seconds;
-    s.count += 1;
+    return s;
   };
+  return {
+    observe(route: string, method: string, status: number, seconds: number) {
+      const s = seriesOf(route, method);
+      s.statuses.set(status, (s.statuses.get(status) ?? 0) + 1);
+      let i = 0;
+      while (i < REQUEST_BUCKETS.length && seconds > REQUEST_BUCKETS[i]!) i++;
+      s.buckets[i]! += 1;
+      s.sum += seconds;
+      s.count += 1;
+    },
+    /** Every route and method at zero, with the statuses an operator's queries read. */
+    prepare(route: string, method: string) {
+      const s = seriesOf(route, method);
+      for (const status of LABEL_VALUES.status) if (!s.statuses.has(status)) s.statuses.set(status, 0);
+    },
+  };
+};
+
+/** The package's version, for `voar_build_info` (read from its package.json: `src/` and `dist/` sit at the same depth). */
+const packageVersion = (): string => {
+  try {
+    return (createRequire(import.meta.url)("../../package.json") as { version?: string }).version ?? "unknown";
+  } catch {
+    return "unknown";
+  }
 };
 
 /**
@@ -138,10 +158,27 @@ export const createPromMetrics = (options: PromMetricsOptions = {}): PromMetrics
   const failed = new Counter({ name: "voar_searches_failed_total", help: "Searches run here in which every source failed.", registers });
   let readRunning: () => number = () => 0;
   new Gauge({ name: "voar_searches_running", help: "Searches this instance runs now.", registers, collect() { this.set(readRunning()); } });
-  const sourceSeconds = new Histogram({ name: "voar_source_answer_duration_seconds", help: "Time from a search's start to a source's whole answer, by source.", labelNames: ["source"], buckets: SOURCE_BUCKETS, registers });
+  const sourceSeconds = new Histogram({ name: "voar_source_answer_duration_seconds", help: "Time from a search's start to a source's whole answer, by source and origin (upstream: asked now; cache: a fresh cached answer).", labelNames: ["source", "origin"], buckets: SOURCE_BUCKETS, registers });
+  const firstResult = new Histogram({ name: "voar_search_first_result_seconds", help: "Time from a search's start to its first offer (searches started here that found any).", buckets: SOURCE_BUCKETS, registers });
   const sourceOffers = new Counter({ name: "voar_source_offers_total", help: "Offers a source answered, by source.", labelNames: ["source"], registers });
   const sourceFailures = new Counter({ name: "voar_source_failures_total", help: "Failed attempts of a source, by source, error kind and whether it was final.", labelNames: ["source", "error", "final"], registers });
-  const sourceBreaker = new Gauge({ name: "voar_source_breaker_state", help: "A source's breaker: 0 closed, 1 open, 2 half-open.", labelNames: ["source"], registers });
+  // Each source's breaker as this instance last saw it; an open one reads half-open once its cool-down passed
+  // (a probe may go: no request since told otherwise), so the gauge never stays at "open" on its own.
+  const breakers = new Map<string, { state: BreakerState; at: number }>();
+  let breakerCooldownMs: number | undefined;
+  new Gauge({
+    name: "voar_source_breaker_state",
+    help: "A source's breaker: 0 closed, 1 open, 2 half-open (an open one past its cool-down).",
+    labelNames: ["source"],
+    registers,
+    collect() {
+      const now = Date.now();
+      for (const [source, b] of breakers) this.set({ source }, BREAKER[b.state === "open" && breakerCooldownMs !== undefined && now - b.at >= breakerCooldownMs ? "half-open" : b.state]);
+    },
+  });
+  const shedding = new Gauge({ name: "voar_load_shedding", help: "1 while admission control refuses new work for the instance's load, else 0.", registers });
+  const traceExports = new Counter({ name: "voar_trace_export_spans_total", help: "Spans handed to the trace exporter, by outcome (success, failure: dropped).", labelNames: ["outcome"], registers });
+  new Gauge({ name: "voar_build_info", help: "1, labelled with the service's version and the Node version it runs on.", labelNames: ["version", "node"], registers }).set({ version: packageVersion(), node: process.versions.node }, 1);
   const upstream = new Counter({ name: "voar_upstream_requests_total", help: "HTTP exchanges with the upstream, by route and outcome.", labelNames: ["route", "outcome"], registers });
   const upstreamSeconds = new Histogram({ name: "voar_upstream_request_duration_seconds", help: "Duration of an HTTP exchange with the upstream, by route.", labelNames: ["route"], buckets: UPSTREAM_BUCKETS, registers });
   const storeSeconds = new Histogram({ name: "voar_store_command_duration_seconds", help: "Duration of a call to the session store (Redis), by outcome.", labelNames: ["outcome"], buckets: STORE_BUCKETS, registers });
@@ -152,12 +189,37 @@ export const createPromMetrics = (options: PromMetricsOptions = {}): PromMetrics
   const cache = new Counter({ name: "voar_upstream_cache_lookups_total", help: "Lookups of the upstream answers' cache, by result (hit, stale, miss).", labelNames: ["result"], registers });
   // The breaker of the store starts closed; the series exists before anything happens.
   storeBreaker.set(0);
+  shedding.set(0);
+  for (const reason of LABEL_VALUES.refusal) refusedSearches.inc({ reason }, 0);
+  for (const completion of LABEL_VALUES.completion) ended.inc({ completion }, 0);
+  for (const outcome of LABEL_VALUES.storeOutcome) storeSeconds.zero({ outcome });
+  for (const kind of LABEL_VALUES.fallback) fallbacks.inc({ kind }, 0);
+  for (const scope of LABEL_VALUES.refusalScope) refusals.inc({ scope }, 0);
+  for (const result of LABEL_VALUES.cache) cache.inc({ result }, 0);
+  for (const outcome of LABEL_VALUES.traceExport) traceExports.inc({ outcome }, 0);
+  for (const route of LABEL_VALUES.upstreamRoute) {
+    upstreamSeconds.zero({ route });
+    for (const outcome of LABEL_VALUES.upstreamOutcome) upstream.inc({ route, outcome }, 0);
+  }
 
   return {
     registry,
     contentType: registry.contentType,
     scrape: () => registry.metrics(),
-    request,
+    request: request.observe,
+    prepare(known: KnownLabels) {
+      breakerCooldownMs = known.breakerCooldownMs;
+      for (const { route, methods } of known.routes) for (const method of methods) request.prepare(route, method);
+      for (const source of known.sources) {
+        for (const origin of LABEL_VALUES.origin) sourceSeconds.zero({ source, origin });
+        sourceOffers.inc({ source }, 0);
+        if (!breakers.has(source)) breakers.set(source, { state: "closed", at: Date.now() });
+        for (const error of LABEL_VALUES.sourceError) for (const final of ["true", "false"]) sourceFailures.inc({ source, error, final }, 0);
+      }
+    },
+    firstResult: (seconds) => firstResult.observe(seconds),
+    loadShedding: (on) => shedding.set(on ? 1 : 0),
+    traceExport: (outcome, spans) => traceExports.inc({ outcome }, spans),
     searchStarted: () => started.inc(),
     searchJoined: () => joined.inc(),
     searchRefused: (reason) => refusedSearches.inc({ reason }),
@@ -165,12 +227,12 @@ export const createPromMetrics = (options: PromMetricsOptions = {}): PromMetrics
     runningSearches(read) {
       readRunning = read;
     },
-    sourceAnswered(source, seconds, offers) {
-      sourceSeconds.observe({ source }, seconds);
+    sourceAnswered(source, seconds, offers, origin = "upstream") {
+      sourceSeconds.observe({ source, origin }, seconds);
       sourceOffers.inc({ source }, offers);
     },
     sourceFailed: (source, error, final) => sourceFailures.inc({ source, error, final: final ? "true" : "false" }),
-    sourceBreakerState: (source, state) => sourceBreaker.set({ source }, BREAKER[state]),
+    sourceBreakerState: (source, state) => void breakers.set(source, { state, at: Date.now() }),
     upstreamRequest(route, outcome, seconds) {
       upstream.inc({ route, outcome });
       upstreamSeconds.observe({ route }, seconds);

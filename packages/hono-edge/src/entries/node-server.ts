@@ -9,6 +9,7 @@ import { throttleSummary } from "../limits/throttle-summary.js";
 import { silentLogger, type Logger } from "../logging/logger.js";
 import { capConnectionsPerAddress } from "./connection-cap.js";
 import { answerClientError, requestErrorAnswer } from "./node-rejections.js";
+import { answerNodeRefusals, nodeFront } from "./node-front.js";
 import { partsOf, WRITES_PARTED_ANSWERS, type AnswerParts } from "../http/parted-answer.js";
 
 /** Where and how {@link serveNode} listens. */
@@ -32,9 +33,11 @@ export interface NodeServeOptions {
  * `min(headersTimeoutMs, 1 s)`.
  *
  * What Node refuses before the app runs is answered with the error envelope, not an empty body: 400 for a
- * request it cannot parse or whose target is no path (`POST *`), 431 for headers over its limit, 408 for a
- * request that did not arrive in time (`node-rejections.ts`). Refusals are logged as summary lines
- * (`http.rejected`, `http.connections_capped`), not one per connection.
+ * request it cannot parse, whose target is no path (`POST *`) or that lacks `Host`, 431 for headers over its
+ * limit, 408 for a request that did not arrive in time (`node-rejections.ts`), 417 for an `Expect` it does not
+ * meet and 405 for `CONNECT` (`node-front.ts`). `GET /health` is answered there too, before the app, in the turn
+ * that read it. Refusals are logged as summary lines (`http.rejected`, `http.connections_capped`), not one per
+ * connection.
  */
 export const serveNode = (options: NodeServeOptions, onListening?: (info: AddressInfo) => void): ServerType => {
   const { http } = options;
@@ -48,14 +51,20 @@ export const serveNode = (options: NodeServeOptions, onListening?: (info: Addres
       requestTimeout: http.requestTimeoutMs,
       keepAliveTimeout: http.keepAliveTimeoutMs,
       connectionsCheckingInterval: Math.min(http.headersTimeoutMs, 1_000),
+      // Answered with the envelope by `nodeFront` instead of Node's bare 400.
+      requireHostHeader: false,
     },
-    listener,
+    nodeFront(listener),
   );
+  answerNodeRefusals(server, rejected);
   server.maxConnections = http.maxConnections;
   const perAddress = connectionsPerAddress(http);
   if (perAddress < http.maxConnections) capConnectionsPerAddress(server, { max: perAddress, onRefused: (group) => capped(group, undefined, { max: perAddress }) });
   server.on("clientError", answerClientError(rejected));
-  server.listen(options.port, options.hostname, () => onListening?.(server.address() as AddressInfo));
+  // A listen queue as long as the connections the server takes (the kernel caps it at net.core.somaxconn): a burst of
+  // new connections while the loop is busy waits to be accepted instead of having its SYNs dropped, which a client
+  // sees as seconds of silence (its SYN sent again after 1, 3, 7 s), not as an answer. Node's default is 511.
+  server.listen({ port: options.port, host: options.hostname, backlog: http.maxConnections }, () => onListening?.(server.address() as AddressInfo));
   return server;
 };
 

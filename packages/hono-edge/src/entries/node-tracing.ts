@@ -10,10 +10,13 @@
  */
 
 import { SyncContextManager } from "../telemetry/sync-context-manager.js";
+import type { ServiceMetrics } from "../telemetry/service-metrics.js";
 
 /** A registered SDK, to flush and stop at shutdown. */
 export interface NodeTracing {
   shutdown(): Promise<void>;
+  /** From now on, every batch the exporter sends (or fails to) is counted (`voar_trace_export_spans_total`): the exporter's health. */
+  observe(metrics: ServiceMetrics): void;
 }
 
 /** Whether the environment asks for traces. */
@@ -35,12 +38,22 @@ export const startNodeTracing = async (env: Readonly<Record<string, string | und
     import("@opentelemetry/exporter-trace-otlp-http"),
     import("@opentelemetry/resources"),
   ]);
+  const exporter = new OTLPTraceExporter();
+  let metrics: ServiceMetrics | undefined;
+  // The exporter's health: each batch counted by how its export ended (a collector that cannot be reached is
+  // dropped spans, never a request's time; the operator sees them here and in an alert).
+  const send = exporter.export.bind(exporter);
+  exporter.export = (spans, done) =>
+    send(spans, (result) => {
+      metrics?.traceExport(result.code === 0 ? "success" : "failure", spans.length);
+      done(result);
+    });
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ "service.name": env["OTEL_SERVICE_NAME"]?.trim() || "voar" }),
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+    spanProcessors: [new BatchSpanProcessor(exporter)],
   });
   // The service hands its trace context down itself: a synchronous context manager is enough, and spares every
   // promise the cost of AsyncLocalStorage's hooks (see `SyncContextManager`).
   provider.register({ contextManager: new SyncContextManager() });
-  return { shutdown: () => provider.shutdown() };
+  return { shutdown: () => provider.shutdown(), observe: (m) => void (metrics = m) };
 };

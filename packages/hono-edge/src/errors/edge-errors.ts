@@ -47,8 +47,22 @@ export class TooManyConnections extends Error {
   }
 }
 
+/**
+ * The request asked for an expectation the server does not meet (`Expect` other than `100-continue`): 417
+ * `REQUISICAO_INVALIDA`, naming the header (RFC 9110 §10.1.1). Node entry only.
+ */
+export class ExpectationFailed extends Error {
+  readonly _tag = "ExpectationFailed";
+  constructor(readonly expectation: string) {
+    super(`expectation not supported: ${expectation}`);
+  }
+  get mensagem(): string {
+    return "O servidor não atende ao cabeçalho Expect enviado: só 100-continue é aceito. Envie a requisição sem ele.";
+  }
+}
+
 /** The Node server's own refusals. */
-export type EdgeError = HeadersTooLarge | RequestTimeout | TooManyConnections;
+export type EdgeError = HeadersTooLarge | RequestTimeout | TooManyConnections | ExpectationFailed;
 
 /** The tags of {@link EdgeError}, for `isServiceError`. */
-export const EDGE_ERROR_TAGS: readonly EdgeError["_tag"][] = ["HeadersTooLarge", "RequestTimeout", "TooManyConnections"];
+export const EDGE_ERROR_TAGS: readonly EdgeError["_tag"][] = ["HeadersTooLarge", "RequestTimeout", "TooManyConnections", "ExpectationFailed"];

@@ -5,7 +5,7 @@ import type { ServiceError, ServiceErrorTag } from "./service-errors.js";
  * HTTP statuses of the service's error answers: the catalogue's, plus 404, 405 and 415 for a request to fix,
  * and 408 and 431 for what the Node server refuses before any route runs.
  */
-export type ServiceErrorStatus = ErrorStatus | 404 | 405 | 408 | 415 | 431;
+export type ServiceErrorStatus = ErrorStatus | 404 | 405 | 408 | 415 | 417 | 431;
 
 /** How one service error is answered. */
 export interface ErrorMapping {
@@ -27,8 +27,9 @@ export interface ErrorMapping {
  * The Node server's own refusals, written before any route runs (`node-rejections.ts`): headers over the
  * limit are 431 `REQUISICAO_INVALIDA` (the same request fails again); a request that did not arrive in time
  * is 408 `TEMPO_ESGOTADO` (the code of running out of time, retryable: sent again, and faster, it may pass);
- * a connection over the per-address cap is 429 `LIMITE_EXCEDIDO` with `Retry-After`. Malformed framing and a
- * bad request target are `InvalidRequest` (400).
+ * a connection over the per-address cap is 429 `LIMITE_EXCEDIDO` with `Retry-After`; an `Expect` the server does
+ * not meet is 417 `REQUISICAO_INVALIDA`. Malformed framing, a bad request target and an HTTP/1.1 request without
+ * `Host` are `InvalidRequest` (400); `CONNECT` is `MethodNotAllowed` (405).
  */
 export const ERROR_TABLE: { readonly [T in ServiceErrorTag]: ErrorMapping } = {
   InvalidRequest: { codigo: "REQUISICAO_INVALIDA", status: 400 },
@@ -45,6 +46,7 @@ export const ERROR_TABLE: { readonly [T in ServiceErrorTag]: ErrorMapping } = {
   HeadersTooLarge: { codigo: "REQUISICAO_INVALIDA", status: 431 },
   RequestTimeout: { codigo: "TEMPO_ESGOTADO", status: 408 },
   TooManyConnections: { codigo: "LIMITE_EXCEDIDO", status: 429 },
+  ExpectationFailed: { codigo: "REQUISICAO_INVALIDA", status: 417 },
   InternalError: { codigo: "ERRO_INTERNO", status: 500 },
 };
 
@@ -62,6 +64,8 @@ const detailsOf = (e: ServiceError): { readonly campos?: readonly FieldError[]; 
     case "UnknownSearch":
     case "UnsupportedMediaType":
       return { campos: e.campos };
+    case "ExpectationFailed":
+      return { campos: [{ Campo: "Expect", Mensagem: "Só 100-continue é aceito." }], mensagem: e.mensagem };
     case "Unauthorized":
     case "PayloadTooLarge":
     case "RateLimitExceeded":

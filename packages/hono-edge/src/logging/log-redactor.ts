@@ -10,10 +10,17 @@ import type { LogRecord } from "./logger.js";
 /** What stands where a secret was. */
 export const REDACTED = "[REDACTED]";
 
-/** Names whose value is a secret; matched as the end of a longer name too (`access_token`, `x-api-key`, `AccountKey`). */
-const SECRET_SUFFIX = String.raw`password|passwd|secret|token|api[-_]?key|access[-_]?key|account[-_]?key|private[-_]?key|credentials?|session[-_]?id|signature`;
-/** Names whose value is a secret only as the whole name (as parts they are ordinary words: `bypass`, `author`). */
-const SECRET_WORD = String.raw`pwd|pass|auth|sig|apikey`;
+/**
+ * Names whose value is a secret; matched as the end of a longer name too (`access_token`, `x-api-key`, `AccountKey`,
+ * `NovaSenha`, `ChaveAcesso`...). Portuguese too, as the upstreams and agencies of this service write them: `senha`,
+ * `chave` (a key, `chave_api`, `ChaveAcesso`), `segredo`, `credencial`/`credenciais`, `assinatura`, `palavra-passe`.
+ */
+const SECRET_SUFFIX = String.raw`password|passwd|secret|token|api[-_]?key|access[-_]?key|account[-_]?key|private[-_]?key|credentials?|session[-_]?id|signature|senha|chave(?:[-_]?(?:de[-_]?)?(?:acesso|api|privada|secreta))?|segredo|credencia(?:l|is)|assinatura|palavra[-_]?passe`;
+/**
+ * Names whose value is a secret as a whole name or a name's first word (`chave_acesso`, `ChaveAcesso`); as parts of other
+ * names they are ordinary words (`bypass`, `author`, `chaveamento`).
+ */
+const SECRET_WORD = String.raw`pwd|pass|auth|sig|apikey|chave[-_]?\w*|senha[-_]?\w*|token[-_]?\w*`;
 
 /** A value: quoted (JSON, escaped JSON inside a string, or single quotes) up to its closing quote, or bare. */
 const QUOTED = String.raw`(\\?["'])[^\r\n]*?\3`;
@@ -36,14 +43,18 @@ const rules: readonly (readonly [RegExp, string | ((...groups: string[]) => stri
   // Header-like lines whose whole value is secret: the scheme and credential of Authorization, every cookie.
   [new RegExp(String.raw`\b((?:proxy-)?authorization|(?:set-)?cookie)${SEPARATOR}(?:${QUOTED}|[^\r\n"'\\]+)`, "gi"), keepQuotes],
   [new RegExp(String.raw`\b((?:[\w-]*(?:${SECRET_SUFFIX}))|(?:${SECRET_WORD}))${SEPARATOR}(?:${QUOTED}|${BARE})`, "gi"), keepQuotes],
-  // Credentials standing alone in prose: bearer and basic credentials, JWTs, the service's own issued tokens.
-  [/\b(bearer|basic)\s+[A-Za-z0-9\-._~+/]{16,}=*/gi, `$1 ${REDACTED}`],
+  // An XML element named like a secret (`<Senha>…</Senha>`, `<ns:Password>…</ns:Password>`): its text goes.
+  [new RegExp(String.raw`(<(?:[\w-]+:)?((?:[\w-]*(?:${SECRET_SUFFIX}))|(?:${SECRET_WORD}))(?:\s[^<>]*)?>)[^<]*(</(?:[\w-]+:)?\2\s*>)`, "gi"), `$1${REDACTED}$3`],
+  // Credentials standing alone in prose: a bearer credential of any length (a short test token is one too), a basic
+  // one (base64, so a multiple of 4 characters: "Basic authentication" is prose), JWTs, the service's own tokens.
+  [/\b(bearer)(\s+)(?!\[REDACTED\])[A-Za-z0-9\-._~+/]+=*/gi, `$1$2${REDACTED}`],
+  [/\b(basic)(\s+)(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![\w+/=])/gi, `$1$2${REDACTED}`],
   [/\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g, REDACTED],
   [/\bvoar\.[\w-]{8,}\.[\w-]{8,}/g, REDACTED],
 ];
 
 /** A cheap first look: text without any of these cannot hold a secret the rules find. */
-const MAY_HOLD = /[=:@]|bearer|basic|eyJ|voar\./i;
+const MAY_HOLD = /[=:@<]|bearer|basic|eyJ|voar\./i;
 
 /**
  * The text with every secret it holds replaced by {@link REDACTED}: values of secret-named parameters,

@@ -61,13 +61,15 @@ export const loggerInTrace = (logger: Logger, ctx: Context | undefined): Logger 
 
 /**
  * A logger writing JSON lines through `write` (default `console.log`, which every runtime has), each record
- * redacted first, with the `trace_id` of the active span when an OpenTelemetry SDK records traces.
+ * redacted first, led by `time` (when it was written, ISO 8601 in UTC, to the millisecond), with the `trace_id` of
+ * the active span when an OpenTelemetry SDK records traces.
  *
  * @example
  * const logger = jsonLinesLogger((line) => process.stdout.write(line + "\n"));
+ * // {"time":"2026-11-27T10:41:07.123Z","level":"info","msg":"listening",...}
  */
 export const jsonLinesLogger = (write: (line: string) => void = (line) => console.log(line)): Logger =>
-  redactingLogger({ log: (record) => write(JSON.stringify(withTraceId(record))) });
+  redactingLogger({ log: (record) => write(JSON.stringify({ time: new Date().toISOString(), ...withTraceId(record) })) });
 
 /** A logger that drops every record (tests that do not look at logs). */
 export const silentLogger: Logger = { log: () => undefined };

@@ -21,15 +21,18 @@ const untracked: RequestTelemetry = { metrics: noopMetrics, routeOf: () => "unma
  * UUID), echoes it in the `X-Request-Id` header, and logs one JSON line when the answer is ready: id,
  * method, path (never the query string), status, duration, tenant, and the trace id when tracing records.
  * Never a header value or a body.
- * A 500 is logged at `error` (a bug); a 503 is a refusal the service chose (its store unreachable, a
- * `/ready` probe saying so) and is logged as any answer, at `info`: the outage itself is logged once, when
- * it starts and when it ends, not once per request.
+ * Only a 500 is logged at `error` (a bug). Every other answer is `info`: a 503 is a refusal the service chose (its
+ * store unreachable, a `/ready` probe saying so), a 502 or 504 a search whose sources failed (each failure is
+ * logged once by the search, `search.source_failed`, and a search refused at no cost because every breaker was
+ * open is no error of the service), a 429 a budget or admission control: what went wrong is logged once where it
+ * happened, not once per request that hears of it.
  *
  * The request is also a span (child of the client's `traceparent`, in whose context the handlers run, so
  * a search it starts nests under it) and a metric (count and duration by route pattern and status).
  */
 export const requestLog = (logger: Logger, clock: Clock, telemetry: RequestTelemetry = untracked): MiddlewareHandler<AppEnv> => async (c, next) => {
   const started = clock.now();
+  c.set("receivedAt", started);
   const offered = c.req.header("x-request-id");
   const requestId = offered !== undefined && CLIENT_ID.test(offered) ? offered : crypto.randomUUID();
   c.set("requestId", requestId);
@@ -49,7 +52,7 @@ export const requestLog = (logger: Logger, clock: Clock, telemetry: RequestTelem
     const durationMs = clock.now() - started;
     const traceId = traceIdOf(span);
     logger.log({
-      level: real >= 500 && real !== 503 ? "error" : "info",
+      level: real === 500 ? "error" : "info",
       msg: "request",
       requestId,
       method,

@@ -1,6 +1,5 @@
 import { Redis, type RedisOptions } from "ioredis";
 import { isStoreUnavailable } from "../errors/service-errors.js";
-import type { LoadSignal } from "../limits/load-signal.js";
 import type { ServiceMetrics } from "../telemetry/service-metrics.js";
 import { createStoreGuard, redisClientOptions, type StoreGuard } from "./store-guard.js";
 
@@ -15,8 +14,8 @@ export interface RedisConnectionOptions {
   readonly breakerThreshold?: number | undefined;
   /** The least time Redis stays declared unavailable, and the pause between background probes. Default 1000. */
   readonly breakerCooldownMs?: number | undefined;
-  /** The instance's event-loop delay (the Node entry measures it): a reply read late is not Redis's delay. */
-  readonly load?: LoadSignal | undefined;
+  /** @deprecated Ignored: Redis is judged by probes of its own, not by this process's event-loop delay. */
+  readonly load?: unknown;
   /** Times every call (`voar_store_command_duration_seconds`) and follows the breaker (`voar_store_breaker_state`). */
   readonly metrics?: ServiceMetrics | undefined;
 }
@@ -67,7 +66,7 @@ export const isRedisConnection = (u: unknown): u is RedisConnection => typeof u 
  * view of its availability (`guard`) and one connection.
  *
  * @example
- * const redis = openRedisConnection("redis://127.0.0.1:6379", { load });
+ * const redis = openRedisConnection("redis://127.0.0.1:6379", { metrics });
  * const store = createRedisSessionStore({ redis, ttlMs: config.search.ttlMs });
  * const rateLimiters = redisRateLimiters({ redis, fallback: memoryRateLimiters(systemClock) });
  * // at shutdown, after the app and the store: await redis.close();
@@ -76,13 +75,18 @@ export const openRedisConnection = (redis: string | Redis, o: RedisConnectionOpt
   const commandTimeoutMs = o.commandTimeoutMs ?? 500;
   const owned = typeof redis === "string";
   const client = typeof redis === "string" ? new Redis(redis, redisClientOptions(commandTimeoutMs)) : redis;
+  // The guard's probes on a connection of their own: a PING there is answered when Redis answers it, not after
+  // the replies queued on the command connection that this process has not read yet (a busy instance is not a
+  // Redis outage). Its errors are the command connection's to report.
+  const probe = client.duplicate({ connectionName: "voar-probe" });
+  probe.on("error", () => undefined);
   const bare = createStoreGuard(client, {
     commandTimeoutMs,
     startupWaitMs: commandTimeoutMs,
     failureThreshold: o.breakerThreshold ?? 1,
     cooldownMs: o.breakerCooldownMs ?? 1_000,
     retryAfterSeconds: 1,
-    load: o.load,
+    probe,
   });
   const guard = o.metrics ? measuredGuard(bare, o.metrics) : bare;
   return {
@@ -90,6 +94,7 @@ export const openRedisConnection = (redis: string | Redis, o: RedisConnectionOpt
     guard,
     duplicate: (override) => client.duplicate(override),
     async close() {
+      probe.disconnect();
       if (!owned || client.status === "end") return;
       // QUIT waits for Redis's answer: a frozen Redis would hold the shutdown, so it gets one second.
       let timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,58 +1,7 @@
-import type { RedisOptions } from "ioredis";
 import { StoreUnavailable } from "../errors/service-errors.js";
-import type { LoadSignal } from "../limits/load-signal.js";
-import type { Unwatch } from "../search/session-store.js";
-
-/**
- * The ioredis settings of every client the service opens on a Redis, so that a Redis that is down costs a
- * request milliseconds, not the default's endless queueing and retrying: while disconnected, commands fail
- * at once instead of waiting in the offline queue; a dropped connection fails its pending commands instead
- * of replaying them; the client reconnects in the background every half second at most (never giving up),
- * and a connection attempt lasts 1 s at most. The request path's timeout is the guard's (`commandTimeoutMs`,
- * judged apart from this process's own event-loop delay); ioredis's own `commandTimeout` is only a backstop,
- * 20 times longer, so that no command of a Redis that froze for good is held forever.
- */
-export const redisClientOptions = (commandTimeoutMs: number): RedisOptions => ({
-  commandTimeout: Math.max(10_000, 20 * commandTimeoutMs),
-  connectTimeout: 1_000,
-  enableOfflineQueue: false,
-  maxRetriesPerRequest: 0,
-  retryStrategy: (times) => Math.min(50 * times, 500),
-});
-
-/** What the guard needs of an ioredis client: its state, its connection events and a PING. */
-export interface GuardedClient {
-  readonly status: string;
-  on(event: "ready" | "close" | "end" | "error", listener: () => void): unknown;
-  off(event: "ready" | "close" | "end" | "error", listener: () => void): unknown;
-  ping(): Promise<unknown>;
-}
-
-/** Settings of {@link createStoreGuard}. */
-export interface StoreGuardOptions {
-  /** How long a call may wait for Redis's answer, this process's own loop delay apart. */
-  readonly commandTimeoutMs: number;
-  /** How long calls wait for the client's first connection attempt (startup); never once it failed. */
-  readonly startupWaitMs: number;
-  /** Consecutive failures (timeouts, transient errors) that open the breaker. */
-  readonly failureThreshold: number;
-  /** The least time an open breaker stays open, and the pause between its probes. */
-  readonly cooldownMs: number;
-  /** `Retry-After` of the `StoreUnavailable` it throws, in seconds. */
-  readonly retryAfterSeconds: number;
-  /** The instance's event-loop delay (see `LoadSignal`): a reply read late because the loop was busy is no timeout. */
-  readonly load?: LoadSignal | undefined;
-}
-
-/** The availability view of one Redis, shared by everything the service does on it. */
-export interface StoreGuard {
-  /** Runs a call on the client; rejects at once with `StoreUnavailable` while Redis is unreachable or not answering. */
-  run<T>(call: () => Promise<T>): Promise<T>;
-  /** True while the client is connected and the breaker closed. */
-  available(): boolean;
-  /** Called on every change of {@link available}. */
-  onChange(listener: (available: boolean) => void): Unwatch;
-}
+import type { GuardedClient, StoreGuard, StoreGuardOptions } from "./store-guard-types.js";
+export { redisClientOptions } from "./client-options.js";
+export type { GuardedClient, ProbeClient, StoreGuard, StoreGuardOptions } from "./store-guard-types.js";
 
 /**
  * Redis error replies that mean "not now" rather than "wrong command": Redis loading its data after a
@@ -62,16 +11,21 @@ const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY
 
 const isBugReply = (e: unknown): boolean => e instanceof Error && e.name === "ReplyError" && !TRANSIENT_REPLY.test(e.message);
 
+/** After the loop's next two I/O phases: a reply that already sits in a socket is read before anyone judges it missing. */
+const afterPendingReplies = (f: () => void) => setImmediate(() => setImmediate(f));
+
 /**
  * The one availability view of a Redis: every client the service has on it (the store's commands, its
  * pub/sub, the rate limits) runs its calls through it, so a Redis that is down or frozen is seen once, by
  * everyone, and no request waits on it.
  * - While the client is not connected (`close` seen, `ready` not yet again), calls reject at once.
- * - A call that gets no answer within `commandTimeoutMs` fails, and after `failureThreshold` such failures
+ * - Redis is judged by a probe of the guard's own, never by how late this process reads a reply: a call still
+ *   unanswered after half of `commandTimeoutMs` sends a PING on the probe connection (one probe at a time,
+ *   whatever the number of calls waiting). Unanswered within the other half (judged after the loop's next I/O
+ *   phases, so a reply already in the socket counts), the probe fails; after `failureThreshold` such failures
  *   in a row the breaker opens: calls reject at once, and every call still waiting is answered at once too.
- *   The timeout is Redis's, not the loop's: when its timer fires late, or the load signal says the loop lags,
- *   the call gets one more `commandTimeoutMs`; and the verdict waits for the loop's next I/O phase, so a reply
- *   already in the socket is read before anyone calls Redis silent.
+ *   Answered, Redis is alive and the calls keep waiting for their replies, which this busy process reads late
+ *   (a saturated instance is not a Redis outage): up to `maxWaitMs`, after which a call alone fails.
  * - An open breaker is probed in the background (a PING, one at a time, every `cooldownMs` at most): it
  *   closes once Redis answers and `cooldownMs` has passed. No request pays for a probe.
  * - Before the client's first connection attempt ends (startup), a call waits for it, `startupWaitMs` at most.
@@ -91,6 +45,10 @@ export const createStoreGuard = (client: GuardedClient, o: StoreGuardOptions): S
   const listeners = new Set<(available: boolean) => void>();
   /** Calls in flight, told when Redis is declared unavailable so that none waits for its own timeout. */
   const waiting = new Set<(e: StoreUnavailable) => void>();
+  const half = Math.max(1, Math.floor(o.commandTimeoutMs / 2));
+  const maxWaitMs = o.maxWaitMs ?? 10_000;
+  /** The PING of a probe: on the probe connection while it is connected, else on the command connection. */
+  const ping = () => (o.probe && o.probe.status === "ready" ? o.probe.ping() : client.ping());
 
   const available = () => connected && openedAt === undefined;
   const unavailable = (detail: string) => new StoreUnavailable(detail, o.retryAfterSeconds);
@@ -108,10 +66,11 @@ export const createStoreGuard = (client: GuardedClient, o: StoreGuardOptions): S
     clearTimeout(probeTimer);
     report();
   };
-  const probe = () => {
+  /** The background probe of an open breaker. */
+  const probeOpen = () => {
     if (probing || openedAt === undefined || !connected) return;
     probing = true;
-    client.ping().then(
+    ping().then(
       () => {
         probing = false;
         if (openedAt === undefined) return;
@@ -121,7 +80,7 @@ export const createStoreGuard = (client: GuardedClient, o: StoreGuardOptions): S
       },
       () => {
         probing = false;
-        probeTimer = setTimeout(probe, o.cooldownMs);
+        probeTimer = setTimeout(probeOpen, o.cooldownMs);
       },
     );
   };
@@ -130,8 +89,26 @@ export const createStoreGuard = (client: GuardedClient, o: StoreGuardOptions): S
     if (failures < o.failureThreshold || openedAt !== undefined) return;
     openedAt = Date.now();
     report();
-    probe();
+    probeOpen();
   };
+
+  /** The probe in flight while calls wait (one for all of them): resolves true when Redis answered it in time. */
+  let suspicion: Promise<boolean> | undefined;
+  const stillAlive = (): Promise<boolean> =>
+    (suspicion ??= new Promise<boolean>((resolve) => {
+      let answered: boolean | undefined;
+      const done = (alive: boolean) => {
+        suspicion = undefined;
+        if (alive) failures = 0;
+        else fail();
+        resolve(alive);
+      };
+      ping().then(
+        () => void (answered ??= true),
+        () => void (answered ??= false),
+      );
+      setTimeout(() => afterPendingReplies(() => done(answered === true)), half);
+    }));
 
   client.on("ready", () => {
     connected = firstAttemptOver = true;
@@ -161,12 +138,12 @@ export const createStoreGuard = (client: GuardedClient, o: StoreGuardOptions): S
       for (const event of ["ready", "close", "end", "error"] as const) client.on(event, done);
     });
 
-  /** Waits for the call's answer; a timeout only once Redis had its whole time with the loop free to read it. */
+  /** Waits for the call's answer; while it waits, Redis itself is asked (a probe) whether it still answers. */
   const answered = <T>(call: () => Promise<T>) =>
     new Promise<T>((resolve, reject) => {
       let settled = false;
-      let extended = false;
       let timer: ReturnType<typeof setTimeout> | undefined;
+      const startedAt = Date.now();
       const settle = (f: () => void) => {
         if (settled) return;
         settled = true;
@@ -175,26 +152,17 @@ export const createStoreGuard = (client: GuardedClient, o: StoreGuardOptions): S
         f();
       };
       const onDown = (e: StoreUnavailable) => settle(() => reject(e));
-      const due = () => {
-        const late = Date.now() - dueAt;
-        if (!extended && Math.max(late, o.load?.loopDelayMs() ?? 0) >= o.commandTimeoutMs / 2) {
-          // The loop itself was late: what looks like Redis's silence may be our own backlog.
-          extended = true;
-          dueAt = Date.now() + o.commandTimeoutMs;
-          timer = setTimeout(due, o.commandTimeoutMs);
-          return;
-        }
-        // After the loop's next I/O phase: a reply already in the socket settles the call first.
-        setImmediate(() =>
-          settle(() => {
-            fail();
-            reject(unavailable(`no answer within ${o.commandTimeoutMs} ms`));
-          }),
-        );
+      const suspect = () => {
+        if (settled) return;
+        void stillAlive().then((alive) => {
+          if (settled) return; // a probe unanswered that opened the breaker rejected it already (`onDown`)
+          if (!alive) return settle(() => reject(unavailable(`no answer within ${o.commandTimeoutMs} ms, nor to a probe`)));
+          if (Date.now() - startedAt >= maxWaitMs) return settle(() => reject(unavailable(`no answer within ${maxWaitMs} ms, redis answering its probes`)));
+          timer = setTimeout(suspect, half);
+        });
       };
-      let dueAt = Date.now() + o.commandTimeoutMs;
       waiting.add(onDown);
-      timer = setTimeout(due, o.commandTimeoutMs);
+      timer = setTimeout(suspect, half);
       // A call that throws before it returns a promise is settled like one that rejects.
       new Promise<T>((run) => run(call())).then(
         (result) =>
@@ -205,7 +173,8 @@ export const createStoreGuard = (client: GuardedClient, o: StoreGuardOptions): S
         (e: unknown) =>
           settle(() => {
             if (isBugReply(e)) return reject(e as Error);
-            fail();
+            // ioredis's own backstop timeout: Redis is judged by the probes, this call alone failed.
+            if (!(e instanceof Error && e.message === "Command timed out")) fail();
             reject(unavailable(e instanceof Error ? e.message : String(e)));
           }),
       );

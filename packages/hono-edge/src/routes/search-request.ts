@@ -102,7 +102,7 @@ export const resolveSearch = async (deps: SearchRouteDeps, c: Context<AppEnv>): 
   }
   const asked = { page: parsed.page, pageSize: parsed.allResults ? ("all" as const) : parsed.pageSize, view: parsed.view ?? DEFAULT_VIEW, asked: askedOf(parsed) };
   if (parsed.kind === "query") {
-    const record = await deps.hub.open(tenant, parsed.query, await deps.pagante.hiddenCashAirlines(), c.get("trace"));
+    const record = await deps.hub.open(tenant, parsed.query, await deps.pagante.hiddenCashAirlines(), c.get("trace"), c.get("receivedAt"));
     return { record, ...asked };
   }
   const record = await deps.hub.find(tenant, parsed.token);

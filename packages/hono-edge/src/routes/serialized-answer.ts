@@ -60,6 +60,11 @@ export class WrittenPages {
     }
   }
 
+  /** Drops the answers of these searches (their TTL passed). */
+  forget(ids: ReadonlySet<string>): void {
+    for (const key of [...this.entries.keys()]) if (ids.has(key.slice(0, key.indexOf("|")))) this.drop(key);
+  }
+
   private drop(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;

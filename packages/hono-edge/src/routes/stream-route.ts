@@ -3,8 +3,11 @@ import type { Handler } from "hono";
 import type { AppEnv } from "../app/app-env.js";
 import { isStoreUnavailable } from "../errors/service-errors.js";
 import { loggerInTrace, type Logger } from "../logging/logger.js";
-import { envelopeOf, resolveSearch, type SearchRouteDeps } from "./search-request.js";
+import { resolveSearch, type SearchRouteDeps } from "./search-request.js";
+import { serializedAnswer } from "./serialized-answer.js";
+import { joinChunks } from "../http/parted-answer.js";
 import type { ServiceMetrics } from "../telemetry/service-metrics.js";
+import type { Admission } from "../limits/admission.js";
 
 /** Settings of the SSE stream. */
 export interface StreamSettings {
@@ -20,9 +23,25 @@ export interface StreamSettings {
   readonly shutdown?: { add(hook: () => void): () => void } | undefined;
   /** Counts the open streams. Default: not counted. */
   readonly metrics?: ServiceMetrics | undefined;
+  /** Admission control: a new stream beyond its cap is refused (429). Default: none. */
+  readonly admission?: Admission | undefined;
 }
 
 const encoder = new TextEncoder();
+
+/**
+ * One event of a snapshot: `id:` its version, `data:` the envelope, whose bytes are written once per version and
+ * page for every stream and poll of the search (`serializedAnswer`): a thousand streams of one search serialize
+ * each version once, and each stream only splices its own `RequestId` in.
+ */
+const snapshotEvent = (version: number, envelope: readonly Uint8Array[]): Uint8Array => {
+  const head = encoder.encode(`id: ${version}\ndata: `);
+  const parts = [head, ...envelope, END];
+  let length = 0;
+  for (const part of parts) length += part.length;
+  return joinChunks(parts, length);
+};
+const END = encoder.encode("\n\n");
 
 /** `Last-Event-ID` as a version; anything but a plain non-negative integer counts as absent. */
 const lastEventIdOf = (header: string | undefined): number | undefined =>
@@ -40,7 +59,14 @@ const lastEventIdOf = (header: string | undefined): number | undefined =>
 export const streamHandler =
   (deps: SearchRouteDeps, settings: StreamSettings): Handler<AppEnv> =>
   async (c) => {
-    const resolved = await resolveSearch(deps, c);
+    const leave = settings.admission?.openStream() ?? (() => undefined);
+    let resolved: Awaited<ReturnType<typeof resolveSearch>>;
+    try {
+      resolved = await resolveSearch(deps, c);
+    } catch (e) {
+      leave();
+      throw e;
+    }
     const requestId = c.get("requestId");
     // Written while the stream runs, long after the request's context: each record carries its trace itself.
     const logger = loggerInTrace(settings.logger, c.get("trace"));
@@ -51,6 +77,7 @@ export const streamHandler =
     settings.metrics?.sseStreams(1);
     const release = () => {
       unhook();
+      leave();
       if (open) settings.metrics?.sseStreams(-1);
       open = false;
     };
@@ -77,8 +104,7 @@ export const streamHandler =
             return;
           }
           const s = step.value.snapshot;
-          const envelope = envelopeOf(deps, s, resolved, requestId).body;
-          controller.enqueue(encoder.encode(`id: ${s.version}\ndata: ${JSON.stringify(envelope)}\n\n`));
+          controller.enqueue(snapshotEvent(s.version, serializedAnswer(deps, s, resolved, requestId, true).body as readonly Uint8Array[]));
         } catch (e) {
           if (isStoreUnavailable(e)) {
             // The store went down mid-stream: a retryable INDISPONIVEL event without an id, then a clean end,

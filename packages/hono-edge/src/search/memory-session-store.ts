@@ -2,6 +2,7 @@ import { createMemoryCalendarStore } from "../calendar/memory-calendar-store.js"
 import type { Clock } from "../clock.js";
 import { mergeChanges, type SearchChange } from "./search-change.js";
 import { SessionCapacityReached, type OpenResult, type SearchRecord, type SessionStore, type Unwatch } from "./session-store.js";
+import { sweepPeriodOf, sweepTimer } from "../expiry/sweep-timer.js";
 
 /** Options of {@link createMemorySessionStore}. */
 export interface MemorySessionStoreOptions {
@@ -67,6 +68,16 @@ export const createMemorySessionStore = (options: MemorySessionStoreOptions): Se
     return entry;
   };
 
+  // Expired searches leave on a timer too, not only when a new one needs room: an idle store keeps nothing past its TTL.
+  const sweeper = sweepTimer({
+    everyMs: sweepPeriodOf(options.ttlMs),
+    sweep: () => {
+      const now = options.clock.now();
+      for (const [id, e] of byId) if (expired(e.record, now)) remove(id);
+      return byId.size > 0;
+    },
+  });
+
   /** Whole seconds until a running search among `entries` reaches its deadline (and so completes), at least 1. */
   const retryAfter = (entries: Iterable<Entry>, now: number) => {
     let soonest = Infinity;
@@ -125,6 +136,7 @@ export const createMemorySessionStore = (options: MemorySessionStoreOptions): Se
       }
       byId.set(candidate.id, { record: candidate, log: [], listeners: new Set() });
       byKey.set(candidate.key, candidate.id);
+      sweeper.arm();
       return Promise.resolve<OpenResult>({ record: candidate, created: true });
     },
     get(id) {

@@ -8,6 +8,7 @@ import { changedOffers, rejoinWindowMs, type SearchChange } from "./search-chang
 import type { SearchRecord, SessionStore } from "./session-store.js";
 import { rejoinWithinValidity } from "./offer-validity.js";
 import { createStoreSync, type SyncOutcome } from "./store-sync.js";
+import { answerMeter } from "./answer-meter.js";
 
 export type { TraceContext };
 
@@ -93,7 +94,6 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
   const logger = loggerInTrace(o.logger, traced);
   const now = () => (o.clock ? o.clock.now() : Date.now());
   const startedAt = now();
-  const answered = new Set<string>();
   let finished = false;
   const finish = (how: SearchEnd | "stopped") => {
     if (finished) return;
@@ -130,6 +130,7 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
   const appended = (change: SearchChange) => {
     if (latestRecorded?.version === change.version) o.recorded?.(latestRecorded);
   };
+  const meter = answerMeter({ metrics: o.metrics, now, startedAt, fresh });
   const writer = createStoreSync({ record: o.record, store: o.store, owner: o.owner, leaseMs: o.leaseMs, logger, wholeState, end, ended: () => ended, appended });
 
   const record = (step: SearchChange) => {
@@ -146,13 +147,9 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
     record(change);
   };
 
-  /** Each source's answer, once, when it is done; and how the search ended, when it is complete. */
+  /** Each source's answer and the first offer's time (`answerMeter`); how the search ended, when it is complete. */
   const countAnswers = (s: SearchSnapshot) => {
-    for (const p of s.sources) {
-      if (p.state === "pending" || answered.has(p.id)) continue;
-      answered.add(p.id);
-      if (p.state === "done") o.metrics?.sourceAnswered(p.id, (now() - startedAt) / 1_000, p.items);
-    }
+    meter(s);
     if (s.completed) finish(s.sources.length > 0 && s.sources.every((p) => p.state === "failed") ? "failed" : (s.completion ?? "finished"));
   };
 

@@ -30,6 +30,8 @@ export interface SearchHubOptions {
   readonly failedTtlMs: number;
   /** Admission control by the instance's load: while it sheds, new searches are refused. Default: none. */
   readonly admission?: Admission | undefined;
+  /** Told of the searches whose TTL passed (swept on a timer, traffic or not): what else the app keeps of them can go. */
+  readonly onExpired?: ((ids: ReadonlySet<string>) => void) | undefined;
   /** Counts searches started, joined, refused and ended, and each source's answers and failures. Default: none. */
   readonly metrics?: ServiceMetrics | undefined;
 }

@@ -9,6 +9,7 @@ import { SnapshotCache } from "./snapshot-cache.js";
 import { SessionCapacityReached, type OpenResult, type SearchRecord, type Unwatch } from "./session-store.js";
 import { StoreAvailability } from "./store-availability.js";
 import { watchSearch, type SearchUpdate } from "./watch-search.js";
+import { SearchFeeds } from "./search-feed.js";
 import type { SearchHubOptions } from "./search-hub-options.js";
 export type { SearchHubOptions };
 
@@ -26,17 +27,18 @@ export class SearchHub {
   private readonly cache: SnapshotCache;
   private readonly availability: StoreAvailability;
   private readonly unwatchStore: Unwatch | undefined;
+  /** One feed per search streamed here: one store read per version for all its streams. */
+  private readonly feeds: SearchFeeds;
 
   constructor(private readonly o: SearchHubOptions) {
-    this.cache = new SnapshotCache({ clock: o.clock, size: o.cacheSize, ttlMs: o.ttlMs });
+    this.cache = new SnapshotCache({ clock: o.clock, size: o.cacheSize, ttlMs: o.ttlMs, onExpired: o.onExpired });
     this.availability = new StoreAvailability(o, this.running, () => this.cache.size);
+    this.feeds = new SearchFeeds(o.store);
     this.unwatchStore = o.store.onAvailability?.((available) => this.availability.changed(available));
   }
 
   /** Whether the store answers now (`/ready`): always, for a store that cannot be unreachable. */
-  async ready(): Promise<boolean> {
-    return this.o.store.ready ? this.o.store.ready() : true;
-  }
+  ready = async (): Promise<boolean> => (this.o.store.ready ? this.o.store.ready() : true);
 
   /** How many searches this instance runs now. */
   readonly runningCount = (): number => this.running.size;
@@ -46,10 +48,10 @@ export class SearchHub {
    * {@link SearchCapacityReached} (logged) when the store has no room for a new one, and `InstanceOverloaded`
    * when admission control sheds new searches (a query served here lately still joins its search).
    */
-  async open(tenant: string, query: SearchQuery, hiddenCashAirlines: readonly number[], trace?: TraceContext): Promise<SearchRecord> {
+  async open(tenant: string, query: SearchQuery, hiddenCashAirlines: readonly number[], trace?: TraceContext, receivedAt?: number): Promise<SearchRecord> {
     const logger = loggerInTrace(this.o.logger, trace); // its records come after awaits: the request's trace kept
     const key = searchKey(tenant, query, hiddenCashAirlines);
-    this.o.admission?.admit(key);
+    this.o.admission?.admit(key, receivedAt === undefined || this.availability.changedSince(receivedAt) ? 0 : this.o.clock.now() - receivedAt);
     const active = this.sourcesOf(query);
     const now = this.o.clock.now();
     const candidate: SearchRecord = {
@@ -123,22 +125,20 @@ export class SearchHub {
     return this.cache.keep(record, applyChanges(record, cached ?? emptySnapshotOf(record), changes));
   }
 
-  /**
-   * Every snapshot of a search after a version (see `watchSearch`), for the SSE stream. While the stream is
-   * quiet, the search is taken over when its lease lapsed (its owner died), as a poll would.
-   */
+  /** Every snapshot after a version (`watchSearch`), for SSE; a quiet stream takes a search over whose lease lapsed. */
   updates(record: SearchRecord, lastEventId: number | undefined, keepAliveMs: number, signal: AbortSignal): AsyncGenerator<SearchUpdate> {
     // A store that went away meanwhile is the store's outage (logged once, `store.down`), not this search's.
     const onQuiet = (stored: SearchRecord) =>
       this.ensureRunning(stored).catch((e: unknown) =>
         this.o.logger.log({ level: isStoreUnavailable(e) ? "info" : "warn", msg: "search.takeover_failed", searchId: stored.id, error: e instanceof Error ? e.message : String(e) }),
       );
-    return watchSearch({ store: this.o.store, record, lastEventId, keepAliveMs, signal, latest: () => this.snapshot(record), onQuiet });
+    return watchSearch({ record, feed: () => this.feeds.of(record, () => this.snapshot(record)), lastEventId, keepAliveMs, signal, onQuiet });
   }
 
   /** Stops every search this instance runs and gives up their leases, so another instance may take over. */
   async close(): Promise<void> {
     this.unwatchStore?.();
+    this.cache.close();
     await Promise.all([...this.running.values()].map((r) => r.stop(true)));
   }
 

@@ -20,6 +20,8 @@ export const STORE_FLAP_WINDOW_MS = 10_000;
 export class StoreAvailability {
   /** When the store was last seen going down (epoch ms), while it is down. */
   private downSince: number | undefined;
+  /** When the store was last seen going down or coming back. */
+  private changedAt = -Infinity;
   /** Until when, after the store came back, a search it lacks may still be written back by its owner. */
   private recoveringUntil = 0;
   /** When the last `store.down` or `store.up` was logged. */
@@ -41,7 +43,13 @@ export class StoreAvailability {
     return this.o.clock.now() < this.recoveringUntil;
   }
 
+  /** Whether the store went down or came back since `at` (or is down now): a wait since then may be the store's. */
+  changedSince(at: number): boolean {
+    return this.downSince !== undefined || this.changedAt >= at;
+  }
+
   changed(available: boolean): void {
+    this.changedAt = this.o.clock.now();
     if (available) this.up();
     else this.down();
   }

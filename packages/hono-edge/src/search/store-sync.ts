@@ -96,7 +96,7 @@ export const createStoreSync = (o: StoreSyncOptions): StoreSync => {
   };
 
   /** After a refused append or lease renewal: the search is gone from the store (write it back) or another's. */
-  const refused = async (): Promise<SyncOutcome> => ((await o.store.get(id)) === undefined ? rewrite() : stop("search.lease_lost", "warn"));
+  const refused = async (stored?: SearchRecord): Promise<SyncOutcome> => ((stored ?? (await o.store.get(id))) === undefined ? rewrite() : stop("search.lease_lost", "warn"));
 
   /** Once the completing change is in the store, the run is over and the lease goes. */
   const finishIfComplete = async (outcome: SyncOutcome): Promise<SyncOutcome> => {
@@ -120,7 +120,16 @@ export const createStoreSync = (o: StoreSyncOptions): StoreSync => {
       }
       while (pending.length > 0) {
         const change = pending[0]!;
-        if (!(await o.store.append(id, change, o.owner, o.leaseMs))) return await finishIfComplete(await refused());
+        if (!(await o.store.append(id, change, o.owner, o.leaseMs))) {
+          const stored = await o.store.get(id);
+          // A write of ours sent before an outage may land after it (a script sent again on NOSCRIPT once Redis
+          // woke): still under our lease, the store already has this version; go on after it.
+          if (stored?.lease?.owner === o.owner && stored.version >= change.version) {
+            pending = pending.filter((c) => c.version > stored.version);
+            continue;
+          }
+          return await finishIfComplete(await refused(stored));
+        }
         pending.shift();
         o.appended?.(change);
       }

@@ -5,6 +5,7 @@
 import type { Offer } from "@voar/core";
 import type { Clock } from "../clock.js";
 import { BoundedMap } from "../util/bounded-map.js";
+import { sweepTimer } from "../expiry/sweep-timer.js";
 
 /** A source's complete answer to one query, as cached. */
 export interface CachedAnswer {
@@ -37,6 +38,15 @@ export interface MemoryAnswerStoreOptions {
  */
 export const createMemoryAnswerStore = (o: MemoryAnswerStoreOptions): AnswerStore => {
   const entries = new BoundedMap<string, { readonly answer: CachedAnswer; readonly expiresAt: number }>(o.maxEntries);
+  // Expired answers leave on a timer too (every minute while any is kept), not only when asked for again.
+  const sweeper = sweepTimer({
+    everyMs: 60_000,
+    sweep: () => {
+      const now = o.clock.now();
+      for (const [key, e] of entries.all()) if (e.expiresAt <= now) entries.delete(key);
+      return entries.size > 0;
+    },
+  });
   return {
     get: (key) => {
       const e = entries.get(key);
@@ -45,6 +55,7 @@ export const createMemoryAnswerStore = (o: MemoryAnswerStoreOptions): AnswerStor
     },
     set: (key, answer, ttlMs) => {
       entries.set(key, { answer, expiresAt: o.clock.now() + ttlMs });
+      sweeper.arm();
       return Promise.resolve();
     },
   };

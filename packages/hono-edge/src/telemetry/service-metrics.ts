@@ -1,3 +1,4 @@
+import type { SourceErrorTag } from "@voar/core";
 /**
  * What the service counts and times, as a port: the app, the search hub and the stores call it; the Node
  * entry gives an implementation on `prom-client` (`prom-metrics.ts`, served at `GET /metrics`); every other
@@ -15,8 +16,8 @@ export type BreakerState = "closed" | "open" | "half-open";
 /** How an upstream cache lookup went: fresh entry, stale entry served while it is refreshed, or nothing. */
 export type CacheLookupResult = "hit" | "stale" | "miss";
 
-/** Why a new search was refused: the store's capacity, or the instance's load (admission control). */
-export type SearchRefusal = "capacity" | "overloaded";
+/** Why a new search (or stream) was refused: the store's capacity, the instance's load, or its own cap of searches or streams (admission control). */
+export type SearchRefusal = "capacity" | "overloaded" | "concurrency";
 
 /** How a search ended: every source answered (`finished`), the deadline came first, or every source failed (`failed`). */
 export type SearchEnd = "finished" | "deadline" | "failed";
@@ -27,8 +28,36 @@ export type UpstreamOutcome = "ok" | "client_error" | "server_error" | "timeout"
 /** Which budget refused a request: the tenant's request budget, or one of the login limits. */
 export type RefusalScope = "tenant" | "login_address" | "login_account" | "login_successes";
 
+/** Where a source's answer came from: its upstream (asked now), or the answer cache (fresh, nothing asked). */
+export type AnswerOrigin = "upstream" | "cache";
+
+/** How a batch of spans handed to the trace exporter went. */
+export type TraceExportOutcome = "success" | "failure";
+
+/** The labels a metric can have, known from the start: every labelled series is written at zero before anything happens. */
+export interface KnownLabels {
+  /** The app's route patterns with their methods (`/api/ConsultaAereo/Consultar` POST...). */
+  readonly routes: readonly { readonly route: string; readonly methods: readonly string[] }[];
+  /** The configured source ids. */
+  readonly sources: readonly string[];
+  /** The upstream breakers' cool-down: an open breaker's gauge reads half-open once it passed (no request told otherwise). */
+  readonly breakerCooldownMs?: number | undefined;
+}
+
 /** The service's metrics. Every method is cheap and never throws. */
 export interface ServiceMetrics {
+  /**
+   * Declares every value the labels can take (routes, sources; the outcomes, reasons and kinds are the port's own):
+   * each labelled series exists at zero from the start, so the first store outage, refusal or failure is a change
+   * `rate()` sees, and a source whose breaker never tripped has its gauge at 0.
+   */
+  prepare(known: KnownLabels): void;
+  /** Time from a search's start to its first offer (searches started here that found any). */
+  firstResult(seconds: number): void;
+  /** Admission control started (true) or stopped (false) refusing new work for the instance's load. */
+  loadShedding(on: boolean): void;
+  /** A batch of spans the trace exporter sent or failed to send. */
+  traceExport(outcome: TraceExportOutcome, spans: number): void;
   /** An answered request: its route pattern (`unmatched` for a path no route has), method, real status and duration. */
   request(route: string, method: string, status: number, seconds: number): void;
   /** A new search started on this instance. */
@@ -41,8 +70,8 @@ export interface ServiceMetrics {
   searchEnded(end: SearchEnd): void;
   /** How to read the number of searches this instance runs now (read at each scrape). */
   runningSearches(read: () => number): void;
-  /** A source finished its part of a search: done, with its offers, `seconds` after the search started. */
-  sourceAnswered(source: string, seconds: number, offers: number): void;
+  /** A source finished its part of a search: done, with its offers, `seconds` after the search started, from its upstream or the answer cache. */
+  sourceAnswered(source: string, seconds: number, offers: number, origin?: AnswerOrigin): void;
   /** An attempt of a source failed, by the engine's error tag (`SourceTimeout`, `HttpStatusError`...); `final` when no retry follows. */
   sourceFailed(source: string, errorKind: string, final: boolean): void;
   /** A source's breaker changed state (see {@link BreakerState}). */
@@ -73,6 +102,10 @@ export interface MetricsExposition {
 
 /** Metrics that go nowhere: the default of `createApp` and of every runtime but Node. */
 export const noopMetrics: ServiceMetrics = {
+  prepare: () => undefined,
+  firstResult: () => undefined,
+  loadShedding: () => undefined,
+  traceExport: () => undefined,
   request: () => undefined,
   searchStarted: () => undefined,
   searchJoined: () => undefined,
@@ -90,3 +123,21 @@ export const noopMetrics: ServiceMetrics = {
   sseStreams: () => undefined,
   cacheLookup: () => undefined,
 };
+
+/** Every value of the labels the port itself defines (reasons, outcomes, kinds): what `prepare` writes at zero. */
+export const LABEL_VALUES = {
+  refusal: ["capacity", "overloaded", "concurrency"] satisfies readonly SearchRefusal[],
+  completion: ["finished", "deadline"] as const,
+  origin: ["upstream", "cache"] satisfies readonly AnswerOrigin[],
+  storeOutcome: ["ok", "unavailable", "error"] as const,
+  fallback: ["rate_limit", "breaker"] as const,
+  refusalScope: ["tenant", "login_address", "login_account", "login_successes"] satisfies readonly RefusalScope[],
+  cache: ["hit", "stale", "miss"] satisfies readonly CacheLookupResult[],
+  upstreamOutcome: ["ok", "client_error", "server_error", "timeout", "transport_error", "aborted"] satisfies readonly UpstreamOutcome[],
+  upstreamRoute: ["/Token", "/ConsultaAereo/Consultar"] as const,
+  traceExport: ["success", "failure"] satisfies readonly TraceExportOutcome[],
+  /** The engine's error tags (core's `SourceErrorTag`): every kind a source failure is counted by. */
+  sourceError: ["SourceTimeout", "TransportError", "HttpStatusError", "RateLimited", "MalformedPayload", "BusinessError", "AuthError", "PermissionDenied", "SourceUnavailable", "RequestBudgetExhausted"] satisfies readonly SourceErrorTag[],
+  /** The statuses a route's request counter starts with (what the dashboard and the alerts read). */
+  status: [200, 304, 400, 401, 404, 429, 500, 502, 503, 504],
+} as const;

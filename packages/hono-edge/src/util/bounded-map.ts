@@ -31,4 +31,9 @@ export class BoundedMap<K, V> {
   get size(): number {
     return this.entries.size;
   }
+
+  /** Every entry, least recently used first (a snapshot: deleting while iterating is safe). */
+  all(): readonly (readonly [K, V])[] {
+    return [...this.entries];
+  }
 }

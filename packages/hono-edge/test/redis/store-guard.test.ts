@@ -21,30 +21,32 @@ const timed = <T>(p: Promise<T>) => {
 };
 
 describe("a Redis that keeps its connections open but stops answering (SIGSTOP)", () => {
-  it("the first call fails after the command timeout, every call waiting fails with it, the next ones at once; Redis answering again closes it", async () => {
+  it("a call unanswered for half the timeout sends one probe; the probe unanswered by the timeout declares Redis down: every call waiting fails with it, the next ones at once; Redis answering again closes it", async () => {
     const fake = fakeClient();
     const guard = createStoreGuard(fake.client, OPTIONS);
     const changes: boolean[] = [];
     guard.onChange((up) => changes.push(up));
 
     const first = timed(guard.run(never));
-    await vi.advanceTimersByTimeAsync(300);
+    await vi.advanceTimersByTimeAsync(100);
     const second = timed(guard.run(never)); // started later: answered with the first, not 500 ms after its own start
-    await vi.advanceTimersByTimeAsync(250);
-    // Judged in the loop's next turn after the timeout (virtual time counts that turn as 1 ms).
-    expect([first.at, second.at]).toEqual([501, 501]);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(fake.pendingPings()).toBe(1); // one probe for every call waiting
+    await vi.advanceTimersByTimeAsync(300);
+    // Judged after the loop's next I/O phases following the probe's time (virtual time counts each turn as 1 ms).
+    expect([first.at, second.at]).toEqual([502, 502]);
     expect(isStoreUnavailable(first.error) && isStoreUnavailable(second.error)).toBe(true);
     expect(changes).toEqual([false]);
     expect(guard.available()).toBe(false);
 
     const third = timed(guard.run(after(1, "never sent")));
     await vi.advanceTimersByTimeAsync(0);
-    expect(third.at).toBe(550); // refused at once, no command sent
+    expect(third.at).toBe(600); // refused at once, no command sent
     expect(isStoreUnavailable(third.error)).toBe(true);
-    expect(fake.pendingPings()).toBe(1); // one background probe, whatever the number of requests
+    expect(fake.pendingPings()).toBe(2); // the probe that failed, and the one background probe, whatever the requests
 
     await vi.advanceTimersByTimeAsync(4_000); // still frozen: the probe waits, nothing flaps
-    expect([guard.available(), changes, fake.pendingPings()]).toEqual([false, [false], 1]);
+    expect([guard.available(), changes, fake.pendingPings()]).toEqual([false, [false], 2]);
     fake.answerPings(); // SIGCONT
     await vi.advanceTimersByTimeAsync(0);
     expect([guard.available(), changes]).toEqual([true, [false, true]]);
@@ -53,26 +55,48 @@ describe("a Redis that keeps its connections open but stops answering (SIGSTOP)"
     expect(ok.value).toBe("ok");
   });
 
-  it("stays closed when the instance's own event loop lags: the call gets the time Redis needed", async () => {
+  it("a reply this busy process reads late is no outage while Redis answers its probes: the call gets its answer, the breaker stays closed", async () => {
     const fake = fakeClient();
-    const busy = { loopDelayMs: () => 400 };
-    const guard = createStoreGuard(fake.client, { ...OPTIONS, load: busy });
-    const call = timed(guard.run(after(800, "late but there")));
-    await vi.advanceTimersByTimeAsync(1_000);
-    expect([call.at, call.value]).toEqual([800, "late but there"]);
-    expect(guard.available()).toBe(true);
-
-    // The same reply without a lagging loop is Redis's silence.
-    const idle = createStoreGuard(fakeClient().client, OPTIONS);
-    const start = Date.now();
-    const late = timed(idle.run(after(800, "too late")));
-    await vi.advanceTimersByTimeAsync(1_000);
-    expect(late.at! - start).toBe(501);
-    expect(isStoreUnavailable(late.error)).toBe(true);
+    fake.answerEveryPing(true);
+    const guard = createStoreGuard(fake.client, OPTIONS);
+    const changes: boolean[] = [];
+    guard.onChange((up) => changes.push(up));
+    const call = timed(guard.run(after(3_000, "late but there")));
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect([call.at, call.value]).toEqual([3_000, "late but there"]);
+    expect([guard.available(), changes]).toEqual([true, []]);
   });
 
-  it("needs `failureThreshold` timeouts in a row; an answer in between starts the count again", async () => {
-    const guard = createStoreGuard(fakeClient().client, { ...OPTIONS, failureThreshold: 2 });
+  it("past maxWaitMs a call alone fails while Redis answers its probes: Redis is not declared down", async () => {
+    const fake = fakeClient();
+    fake.answerEveryPing(true);
+    const guard = createStoreGuard(fake.client, { ...OPTIONS, maxWaitMs: 2_000 });
+    const call = timed(guard.run(never));
+    await vi.advanceTimersByTimeAsync(2_600);
+    expect(call.at).toBeGreaterThanOrEqual(2_000);
+    expect(call.at).toBeLessThan(2_600);
+    expect(isStoreUnavailable(call.error)).toBe(true);
+    expect(guard.available()).toBe(true);
+  });
+
+  it("the probes go to a connection of their own while it is connected: a PING there is not queued behind the command connection's replies", async () => {
+    const commands = fakeClient();
+    const probes = fakeClient();
+    probes.answerEveryPing(true);
+    const guard = createStoreGuard(commands.client, { ...OPTIONS, probe: probes.client });
+    const call = timed(guard.run(after(1_500, "read late")));
+    await vi.advanceTimersByTimeAsync(1_500);
+    expect([call.value, commands.pendingPings(), guard.available()]).toEqual(["read late", 0, true]);
+    // Not connected, the probe connection is not asked: the command connection is.
+    probes.client.status = "reconnecting";
+    const next = timed(guard.run(never));
+    await vi.advanceTimersByTimeAsync(600);
+    expect([commands.pendingPings(), isStoreUnavailable(next.error), guard.available()]).toEqual([2, true, false]);
+  });
+
+  it("needs `failureThreshold` unanswered probes in a row; an answer in between starts the count again", async () => {
+    const fake = fakeClient();
+    const guard = createStoreGuard(fake.client, { ...OPTIONS, failureThreshold: 2 });
     await Promise.allSettled([guard.run(never), vi.advanceTimersByTimeAsync(600)]);
     await Promise.all([guard.run(after(10, 1)), vi.advanceTimersByTimeAsync(10)]);
     await Promise.allSettled([guard.run(never), vi.advanceTimersByTimeAsync(600)]);

@@ -86,7 +86,7 @@ describe("Node-level refusals answer with the error envelope", () => {
     expect(star.body["MensagemErro"]).toMatch(/alvo da requisição ou o cabeçalho Host é inválido/);
     const relative = expectEnvelope(await exchange(port, "GET foo HTTP/1.1\r\nHost: x\r\n\r\n"), 400, "REQUISICAO_INVALIDA", false);
     expect(relative.body["MensagemErro"]).toMatch(/alvo da requisição é inválido/);
-    const host = expectEnvelope(await exchange(port, "GET /health HTTP/1.1\r\nHost: bad host\r\nConnection: close\r\n\r\n"), 400, "REQUISICAO_INVALIDA", false);
+    const host = expectEnvelope(await exchange(port, "GET /ready HTTP/1.1\r\nHost: bad host\r\nConnection: close\r\n\r\n"), 400, "REQUISICAO_INVALIDA", false);
     expect(host.body["MensagemErro"]).toMatch(/Host válido/);
   });
 
@@ -121,6 +121,51 @@ describe("Node-level refusals answer with the error envelope", () => {
     const second = raw.indexOf("HTTP/1.1 400");
     expect(raw.slice(0, second)).toMatch(/^HTTP\/1\.1 200 [^]*\{"status":"ok"\}$/);
     expectEnvelope(raw.slice(second), 400, "REQUISICAO_INVALIDA", false);
+  });
+
+  it("an HTTP/1.1 request without Host: 400 REQUISICAO_INVALIDA naming Host (Node's own answer is a bare 400)", async () => {
+    const { port } = await start();
+    const answer = expectEnvelope(await exchange(port, "GET /ready HTTP/1.1\r\nConnection: close\r\n\r\n"), 400, "REQUISICAO_INVALIDA", false);
+    expect(answer.body["Erro"]).toMatchObject({ Campos: [{ Campo: "Host" }] });
+    expect(answer.body["MensagemErro"]).toMatch(/cabeçalho Host/);
+    // HTTP/1.0 has no Host: answered as usual.
+    expect(parse(await exchange(port, "GET /ready HTTP/1.0\r\n\r\n")).status).toBe(200);
+  });
+
+  it("an Expect the server does not meet: 417 REQUISICAO_INVALIDA naming Expect; 100-continue still works", async () => {
+    const { port, logs } = await start();
+    const answer = expectEnvelope(await exchange(port, "POST /api/Token HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Length: 0\r\n\r\n"), 417, "REQUISICAO_INVALIDA", false);
+    expect(answer.statusLine).toBe("HTTP/1.1 417 Expectation Failed");
+    expect(answer.body["Erro"]).toMatchObject({ Campos: [{ Campo: "Expect" }] });
+    expect(logs.records.find((r) => r.msg === "http.rejected")).toMatchObject({ reason: "expectation" });
+    const continued = await exchange(port, "GET /ready HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n");
+    expect(continued).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
+  });
+
+  it("CONNECT: 405 REQUISICAO_INVALIDA with Allow, instead of a socket closed unanswered", async () => {
+    const { port } = await start();
+    const answer = expectEnvelope(await exchange(port, "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n"), 405, "REQUISICAO_INVALIDA", false);
+    expect(answer.headers.get("allow")).toBe("GET, POST, PUT, OPTIONS");
+    expect(answer.headers.get("connection")).toBe("close");
+  });
+
+  it("GET /health is answered before the app, in the turn that read it: while the app's every request waits on work queued behind it, liveness answers at once", async () => {
+    const logs = memoryLogger();
+    const config = testConfig();
+    const app = createApp({ config, sources: fastSources(), logger: logs.logger });
+    // The app's answers wait 3 s (a backlog of queued work); the entry's own /health does not.
+    const slowFetch = (request: Request, env: unknown) => new Promise<Response>((resolve) => setTimeout(() => resolve(app.fetch(request, env)), 3_000));
+    const port = await new Promise<number>((resolve) => {
+      servers.push(serveNode({ fetch: slowFetch, port: 0, hostname: "127.0.0.1", http: config.http, logger: logs.logger }, (info: AddressInfo) => resolve(info.port)));
+    });
+    const pending = Array.from({ length: 50 }, () => fetch(`http://127.0.0.1:${port}/ready`));
+    const t0 = performance.now();
+    const health = await fetch(`http://127.0.0.1:${port}/health`);
+    const ms = performance.now() - t0;
+    expect([health.status, await health.json(), health.headers.get("cache-control")]).toEqual([200, { status: "ok" }, "no-store"]);
+    expect(ms).toBeLessThan(1_000);
+    expect((await fetch(`http://127.0.0.1:${port}/health`, { method: "HEAD" })).status).toBe(200);
+    expect((await Promise.all(pending)).every((r) => r.status === 200)).toBe(true);
   });
 
   it("many refusals make a few summary lines, not one per connection", async () => {

@@ -132,9 +132,23 @@ describe.skipIf(!tools)("the operator's kit on a real Prometheus", () => {
     queries = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr.replaceAll("$__rate_interval", "1m") })));
   }, 120_000);
 
-  it("promtool accepts deploy/prometheus/prometheus.yml as shipped", () => {
+  it("promtool accepts deploy/prometheus/prometheus.yml as shipped, with its alert rules", () => {
     const check = spawnSync("promtool", ["check", "config", path.join(REPO_DIR, "deploy/prometheus/prometheus.yml")], { encoding: "utf8" });
     expect(check.status, check.stdout + check.stderr).toBe(0);
+    expect(check.stdout).toMatch(/SUCCESS: 6 rules found/);
+  });
+
+  it("promtool test rules: each alert fires on what it is for (store down, breaker open, shedding, error ratio, upstream requests per search, trace export), not on a normal run", () => {
+    const test = spawnSync("promtool", ["test", "rules", "alerts.test.yml"], { cwd: path.join(REPO_DIR, "deploy/prometheus"), encoding: "utf8" });
+    expect(test.status, test.stdout + test.stderr).toBe(0);
+  });
+
+  it("every alert rule evaluates against the scraped instance, and none fires in a normal run", async () => {
+    const rules = parse(await readFile(path.join(REPO_DIR, "deploy/prometheus/alerts.yml"), "utf8")) as { groups: { rules: { alert: string; expr: string }[] }[] };
+    for (const rule of rules.groups.flatMap((g) => g.rules)) {
+      const answer = await evaluate(rule.expr);
+      expect([rule.alert, answer.status, answer.error, answer.data?.result ?? []]).toEqual([rule.alert, "success", undefined, []]);
+    }
   });
 
   it("evaluates every query of the Grafana dashboard, with series for what the searches did", async () => {
@@ -148,12 +162,17 @@ describe.skipIf(!tools)("the operator's kit on a real Prometheus", () => {
     const seriesOf = (fragment: string) => [...results].filter(([expr]) => expr.includes(fragment)).flatMap(([, r]) => r);
     // Requests by route, searches started, each airline's answer time, the upstream's requests, the cache's hits.
     expect(seriesOf("sum by (route) (rate(voar_http_requests_total").map((s) => s.metric["route"])).toContain("/api/ConsultaAereo/Consultar");
-    expect(seriesOf("sum(rate(voar_searches_started_total")).toHaveLength(1);
+    expect(results.get("sum(rate(voar_searches_started_total[1m]))")).toHaveLength(1);
     const sources = new Set(seriesOf("histogram_quantile(0.5, sum by (le, source) (rate(voar_source_answer_duration_seconds_bucket").map((s) => s.metric["source"]));
     expect([...sources].sort()).toEqual(["upstream:azul", "upstream:gol", "upstream:latam"]);
     expect(seriesOf("sum by (route, outcome) (rate(voar_upstream_requests_total").map((s) => s.metric["outcome"])).toContain("ok");
     expect(seriesOf("sum by (result) (rate(voar_upstream_cache_lookups_total").map((s) => s.metric["result"]).sort()).toEqual(expect.arrayContaining(["hit", "miss"]));
     expect(seriesOf("voar_process_resident_memory_bytes")).toHaveLength(1);
     expect(seriesOf("voar_nodejs_eventloop_lag_p99_seconds")).toHaveLength(1);
+    // Every query returns series in a normal run: the counters of what did not happen (refusals, failures,
+    // fallbacks, breakers that never tripped) exist at zero from the instance's start.
+    expect(queries.filter((q) => (results.get(q.expr) ?? []).length === 0).map((q) => `${q.panel}: ${q.expr}`)).toEqual([]);
+    // Cache hits apart from upstream answers: the second agency's search was served from the cache.
+    expect(seriesOf("sum by (origin) (rate(voar_source_answer_duration_seconds_count").map((s) => s.metric["origin"]).sort()).toEqual(["cache", "upstream"]);
   });
 });

@@ -43,6 +43,9 @@ const busyScrape = async () => {
   m.refused("tenant");
   m.sseStreams(1);
   m.cacheLookup("stale");
+  m.firstResult(0.8);
+  m.loadShedding(true);
+  m.traceExport("success", 12);
   return parseScrape(await m.scrape());
 };
 
@@ -80,8 +83,35 @@ describe("compose.yaml's observability profile", () => {
     expect(doc.services["prometheus"]!.profiles).toEqual(["observability"]);
     expect(doc.services["grafana"]!.profiles).toEqual(["observability"]);
     expect(doc.services["prometheus"]!.volumes).toContain("./deploy/prometheus/prometheus.yml:/etc/prometheus/prometheus.yml:ro");
+    // The alert rules beside the configuration, where its rule_files finds them.
+    expect((config as unknown as { rule_files: string[] }).rule_files).toEqual(["alerts.yml"]);
+    expect(doc.services["prometheus"]!.volumes).toContain("./deploy/prometheus/alerts.yml:/etc/prometheus/alerts.yml:ro");
     const provider = parse(read("deploy/grafana/provisioning/dashboards/voar.yml")) as { providers: { options: { path: string } }[] };
     expect(doc.services["grafana"]!.volumes).toContain(`./deploy/grafana/dashboards:${provider.providers[0]!.options.path}:ro`);
+  });
+});
+
+describe("the trace backend of the observability profile", () => {
+  it("Jaeger receives OTLP/HTTP where the instances are told to send, and Grafana reads it where Jaeger serves its queries", () => {
+    const doc = parse(read("compose.yaml"), { merge: true }) as {
+      services: Record<string, { image?: string; profiles?: string[]; environment?: Record<string, string>; ports?: string[]; depends_on?: string[] }>;
+    };
+    const jaeger = doc.services["jaeger"]!;
+    expect(jaeger.profiles).toEqual(["observability"]);
+    // An image pinned to a release whose all-in-one takes OTLP (1.35 and later), with its receiver on.
+    const version = /^jaegertracing\/all-in-one:(\d+)\.(\d+)\.\d+$/.exec(jaeger.image ?? "");
+    expect(version && Number(version[1]) * 1000 + Number(version[2])).toBeGreaterThanOrEqual(1035);
+    expect(jaeger.environment?.["COLLECTOR_OTLP_ENABLED"]).toBe("true");
+    expect(jaeger.ports).toContain("16686:16686");
+    // The endpoint the compose file tells the operator to set: this service, OTLP/HTTP's port (the exporter adds /v1/traces).
+    const told = /OTEL_EXPORTER_OTLP_ENDPOINT=(http:\/\/[^\s]+)/.exec(read("compose.yaml"))?.[1];
+    expect(told).toBe("http://jaeger:4318");
+    const voar = composeServices().filter((s) => s.build !== undefined);
+    for (const s of voar) expect(s.environment["OTEL_EXPORTER_OTLP_ENDPOINT"]).toBe("${OTEL_EXPORTER_OTLP_ENDPOINT:-}");
+    // Grafana's Jaeger data source: the service's query port.
+    const provisioned = parse(read("deploy/grafana/provisioning/datasources/prometheus.yml")) as { datasources: { type: string; url: string }[] };
+    expect(provisioned.datasources.find((d) => d.type === "jaeger")?.url).toBe("http://jaeger:16686");
+    expect(doc.services["grafana"]!.depends_on).toContain("jaeger");
   });
 });
 
