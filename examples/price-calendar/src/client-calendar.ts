@@ -20,7 +20,6 @@ export const clientCalendar = async (ida: string): Promise<void> => {
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
   try {
-    // #region client
     const client = createClient({ baseUrl, token: API_KEY });
     // One envelope per change of the calendar (a day started, a source of a day answered), over SSE; the last has Completed: true.
     let shown = "";
@@ -37,7 +36,6 @@ export const clientCalendar = async (ida: string): Promise<void> => {
     // The cheapest day in cash, and its results: the day's ordinary search, already run (TokenBusca).
     const cheapest = final.Data.filter((d) => d.MenorValor !== null).sort((a, b) => a.MenorValor! - b.MenorValor!)[0]!;
     const results = await client.searchAll({ Origem: "GRU", Destino: "SSA", Ida: cheapest.Data, QuantidadePorPagina: 100 });
-    // #endregion client
     assert.equal(final.Completed, true);
     assert.ok(envelopes.length > 1, "the calendar arrived in several envelopes");
     assert.equal(results.Token, cheapest.TokenBusca, "the day's query joins the search the calendar ran for it");

@@ -6,7 +6,6 @@ import { lastValueFrom, tap } from "rxjs";
 
 /** core's calendar() over the simulator: days filling in, the day asked first; the final snapshot checked against each day's own search. */
 export const coreCalendar = async (ida: string): Promise<void> => {
-  // #region core
   const sources = createSimulator({ latencyMs: 200 }).sources;
   const asked: SearchQuery = { origin: "GRU", destination: "SSA", departureDate: ida, passengers: { adults: 2, children: 0, infants: 0 }, mode: { kind: "all-airlines" } };
   // Three days on each side of the day asked (those before today are left out), each an ordinary search.
@@ -26,7 +25,6 @@ export const coreCalendar = async (ida: string): Promise<void> => {
     const miles = d.miles ? `${d.miles.points} milhas + R$ ${(d.miles.taxes.amount / 100).toFixed(2)} (${d.miles.programme})` : "sem milhas";
     console.log(`${d.query.departureDate}${d.asked ? " (pedido)" : ""}: ${cash}; ${miles}`);
   }
-  // #endregion core
   assert.equal(final.completed, true);
   assert.equal(final.days.length, plan.days.length);
   // Each day's prices are its own search's cheapest: the same search run alone agrees.

@@ -39,7 +39,7 @@ const searchable = (date: string | undefined, today: string | undefined) => date
  * before today and those whose departure or return falls past the 365-day window.
  *
  * @example
- * planCalendar(query, 3, "2026-05-01").days.map((d) => d.departureDate); // 7 dates, query.departureDate in the middle
+ * planCalendar(query, 3, todayInSaoPaulo(new Date())).days.map((d) => d.departureDate); // 7 dates, query.departureDate in the middle
  */
 export const planCalendar = (asked: SearchQuery, flex: number | FlexibleDays, today?: string): CalendarPlan => {
   const { before, after, returnDays } = typeof flex === "number" ? { before: flex, after: flex, returnDays: undefined } : flex;

@@ -86,7 +86,7 @@ const readDays = (body: object, ctx: RequestContext, errors: FieldError[], field
  * every failing field.
  *
  * @example
- * const parsed = parseCalendarRequest({ Origem: "GRU", Destino: "SSA", Ida: "2026-12-20", DiasFlexiveis: 3 }, { airports, now: new Date() });
+ * const parsed = parseCalendarRequest({ Origem: "GRU", Destino: "SSA", Ida: resolveRelativeDate("+30"), DiasFlexiveis: 3 }, { airports, now: new Date() });
  */
 export const parseCalendarRequest = (body: unknown, ctx: RequestContext): ParsedCalendarRequest | InvalidRequest => {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return { kind: "invalid", campos: [{ Campo: "body", Mensagem: REQUEST_MESSAGES.body }] };
