@@ -10,6 +10,8 @@ export interface AppEnv {
     principal: Principal;
     /** The real status of an answer sent to a legacy client as 200 (see `legacyStatus`); unset otherwise. */
     realStatus: number | undefined;
+    /** The name of the admin key of the request (never the key); set by the admin middleware on `/admin/*`. */
+    admin: string;
     /** The request's trace context (its span's), handed to the search it starts. */
     trace: TraceContext;
   };
