@@ -30,6 +30,7 @@ import { nodeLoadSignal } from "./entries/node-load-signal.js";
 import { deploymentFingerprint, deploymentKeyPrefix } from "./config/deployment-fingerprint.js";
 import { systemClock } from "./clock.js";
 import type { SessionStore } from "./search/session-store.js";
+import type { PaganteSettings } from "./settings/pagante-settings.js";
 import { upstreamSourcesFor } from "./sources/upstream-sources.js";
 import { cachedUpstreamSources } from "./sources/cached-upstream.js";
 import { upstreamCacheOf } from "./config/deploy-schema.js";
@@ -85,6 +86,10 @@ interface Backend {
   readonly storeKind: "memory" | "redis";
   /** The Redis keys' prefix, the deployment's fingerprint in it (with `store.redis`). */
   readonly keyPrefix: string | undefined;
+  /** The Pagante switch shared by every instance through Redis (with `store.redis`; read before the instance listens). */
+  readonly pagante: PaganteSettings | undefined;
+  /** Where the store is, for the `listening` line: one Redis, Sentinel or Cluster (never a password). */
+  readonly storeTarget: Record<string, unknown> | undefined;
   close(): Promise<void>;
 }
 
@@ -105,7 +110,9 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, m
   // sources on the same Redis never see these searches, whatever prefix they were given.
   const keyPrefix = redis ? deploymentKeyPrefix(redis.keyPrefix, await deploymentFingerprint(config, simulator)) : undefined;
   // One connection and one view of Redis's availability for the store, its pub/sub, the rate limits and the upstream's breakers.
-  const connection = redis && redisModule ? redisModule.openRedisConnection(redis.url, { load, metrics }) : undefined;
+  // One Redis (a URL), a Sentinel primary or a Redis Cluster (`store.redis`).
+  const target = redis && redisModule ? redisModule.redisTargetOf(redis) : undefined;
+  const connection = target && redisModule ? redisModule.openRedisConnection(target, { load, metrics }) : undefined;
   if (config.upstream) {
     // An airline one instance found down is not asked by the others either (per instance while Redis cannot answer).
     const breakerStore = connection && redisModule?.redisBreakerStore({ redis: connection, keyPrefix, logger: log });
@@ -126,6 +133,7 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, m
   let store: SessionStore | undefined;
   let rateLimiters = memoryRateLimiters(systemClock);
   let answers: AnswerStore | undefined;
+  let pagante: PaganteSettings | undefined;
   if (connection && redisModule) {
     const { createRedisSessionStore, createRedisAnswerStore, redisRateLimiters } = redisModule;
     const redisStore = createRedisSessionStore({
@@ -136,7 +144,12 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, m
       maxSessionsPerTenant: config.limits.maxSessionsPerTenant,
       logger: log,
     });
+    // One Pagante switch for every instance: a change on one applies to all, and a new instance reads it first.
+    const shared = redisModule.redisPaganteSettings({ redis: connection, keyPrefix, initial: config.pagante, logger: log });
+    pagante = shared;
+    await shared.ready();
     closers.push(async () => {
+      await shared.close();
       await redisStore.close();
       await connection.close();
     });
@@ -159,6 +172,8 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, m
     backend: config.upstream ? "upstream" : "simulator",
     storeKind: redis ? "redis" : "memory",
     keyPrefix,
+    pagante,
+    storeTarget: target && redisModule ? redisModule.describeTarget(target) : undefined,
     close: async () => {
       await Promise.allSettled(closers.map((close) => close()));
     },
@@ -180,6 +195,7 @@ const app = (() => {
       config,
       sources: backend.sources,
       store: backend.store,
+      pagante: backend.pagante,
       rateLimiters: backend.rateLimiters,
       clientAddress: (c) => getConnInfo(c).remote.address,
       instanceId,
@@ -206,6 +222,7 @@ const server = serveNode({ fetch: app.fetch, port, hostname, http: config.http, 
     backend: backend.backend,
     sources: backend.sources.map((s) => s.id),
     store: backend.storeKind,
+    ...(backend.storeTarget === undefined ? {} : { redis: backend.storeTarget }),
     ...(backend.keyPrefix === undefined ? {} : { keyPrefix: backend.keyPrefix }),
     instanceId,
   }),

@@ -14,5 +14,8 @@ export { redisKeys, type RedisKeys } from "./redis-keys.js";
 export { createRedisAnswerStore, type RedisAnswerStoreOptions } from "./redis-answer-store.js";
 export { redisRateLimiters, type RedisRateLimitersOptions } from "./redis-rate-limiter.js";
 export { openRedisConnection, type RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
+export { describeTarget, redisTargetOf, type HostPort, type NodeAuth, type RedisTarget, type RedisTopology } from "./topology/redis-target.js";
+export type { RedisClient } from "./topology/open-client.js";
 export type { StoreGuard } from "./store-guard.js";
 export { redisBreakerStore, type RedisBreakerStoreOptions } from "./redis-breaker-store.js";
+export { redisPaganteSettings, type RedisPaganteSettings, type RedisPaganteSettingsOptions } from "./redis-pagante-settings.js";
