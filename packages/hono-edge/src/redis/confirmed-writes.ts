@@ -27,7 +27,8 @@ export interface ConfirmedWrites {
 
 /** Opens the confirmed writes' connection on `connection`'s Redis (at once: the first completion waits for no connection). */
 export const confirmedWrites = (connection: RedisConnection, timeoutMs: number, logger: Logger): ConfirmedWrites => {
-  const client = connection.duplicate();
+  // Its few commands may wait for it to (re)connect: the guard bounds the wait.
+  const client = connection.duplicate({ enableOfflineQueue: true });
   // Its errors are reconnection attempts; the command connection's guard reports the outage.
   client.on("error", () => undefined);
   let lagging = false;

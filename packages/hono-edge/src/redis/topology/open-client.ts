@@ -71,12 +71,14 @@ const connectEagerly = (cluster: Cluster): Cluster => {
 
 /**
  * Another client on the same Redis with the same settings, `over` aside: for a cluster, another cluster client
- * (its own connections to every node it needs).
+ * (its own connections to every node it needs). `over.enableOfflineQueue` applies to the cluster client itself.
  */
 export const duplicateClient = (client: RedisClient, over: Partial<RedisOptions> = {}): RedisClient => {
   if (!isCluster(client)) return client.duplicate(over);
+  const { enableOfflineQueue, ...node } = over;
   const base = client.options;
-  return connectEagerly(client.duplicate(undefined, { ...base, redisOptions: { ...base.redisOptions, ...over } }));
+  const queue = enableOfflineQueue === undefined ? {} : { enableOfflineQueue };
+  return connectEagerly(client.duplicate(undefined, { ...base, ...queue, redisOptions: { ...base.redisOptions, ...node } }));
 };
 
 /**
