@@ -1,9 +1,9 @@
 /**
  * `pnpm bench` — runs every benchmark of the repo in one process, one after the other, and writes
  * BENCHMARKS.md (`--quick`: small sizes, seconds; prints the table and does not overwrite the committed file
- * unless `--write` is given). `--only=<section>[,<section>]` (engine, latency, service, upstream, edge, cache) runs those
- * sections alone and prints their rows, never writing the file. Nothing here asserts absolute times: comparisons
- * are ratios measured side by side.
+ * unless `--write` is given). `--only=<section>[,<section>]` (engine, latency, service, upstream, edge, cache,
+ * topologies) runs those sections alone and prints their rows, never writing the file. Nothing here asserts
+ * absolute times: comparisons are ratios measured side by side.
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -17,6 +17,7 @@ import { upstreamRows } from "./sections/upstream.js";
 import { serviceRows } from "./sections/service.js";
 import { edgeRows } from "./sections/edge.js";
 import { cacheRows } from "./sections/cache.js";
+import { topologyRows } from "./sections/topologies.js";
 
 /** A section of the report: its rows and its "how to read" paragraph. */
 export interface Section {
@@ -43,6 +44,7 @@ await run("service", () => serviceRows(quick));
 await run("upstream", () => upstreamRows(quick));
 await run("edge", () => edgeRows(quick));
 await run("fewer upstream calls", () => cacheRows(quick), "cache");
+await run("Redis topologies", () => topologyRows(quick), "topologies");
 
 const m = machine();
 const allRows = sections.flatMap((s) => s.rows);
