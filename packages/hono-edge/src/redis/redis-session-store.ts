@@ -2,11 +2,12 @@ import { StoreUnavailable } from "../errors/service-errors.js";
 import { silentLogger, type Logger } from "../logging/logger.js";
 import { mergeChanges, type SearchChange } from "../search/search-change.js";
 import { SessionCapacityReached, type SearchRecord, type SessionStore } from "../search/session-store.js";
+import { openSearch } from "./open-search.js";
 import { confirmedWrites } from "./confirmed-writes.js";
 import { luaScript } from "./lua-runner.js";
 import { ACQUIRE_LEASE, APPEND, CHANGES_AFTER, COMPACT, OPEN_OR_JOIN, RECORD, RELEASE_LEASE, RESTORE } from "./lua-scripts.js";
 import { decodeChange, encodeChange, pairsToHash, recordFromHash, recordToFields } from "./record-codec.js";
-import { carriesTag, redisKeys, taggedSearchId } from "./redis-keys.js";
+import { redisKeys, taggedSearchId } from "./redis-keys.js";
 import { isRedisConnection, openRedisConnection, type RedisConnection } from "./redis-connection.js";
 import { createRedisWatchers } from "./redis-watchers.js";
 import { searchPlaces } from "./search-places.js";
@@ -126,9 +127,6 @@ export const createRedisSessionStore = (options: RedisSessionStoreOptions): Redi
   };
   const { run } = guard;
 
-  /** Expiry of a new search: completed ones `ttl` after completion, the others `ttl` after their deadline. */
-  const expiresAt = (r: SearchRecord) => (r.completed ? (r.completedAt ?? r.createdAt) : r.deadlineAt) + options.ttlMs;
-
   /**
    * Folds the oldest changes of a long log into one cumulative change, down to half of `maxChanges` so that
    * it happens once in a while, not at every append. Skipped if the log moved meanwhile (another instance
@@ -153,45 +151,7 @@ export const createRedisSessionStore = (options: RedisSessionStoreOptions): Redi
 
   return {
     searchIdFor: taggedSearchId,
-    async openOrJoin(candidate) {
-      // On a cluster a search's keys must share its query mapping's slot: an id minted elsewhere gets the tag.
-      const record = cluster && !carriesTag(candidate.id, candidate.key) ? { ...candidate, id: taggedSearchId(candidate.key, candidate.id) } : candidate;
-      const f = recordToFields(record);
-      const leaseMs = Math.max(1, (record.lease?.expiresAt ?? record.createdAt + 1) - record.createdAt);
-      const of = { tenant: record.tenant, deadlineAt: record.deadlineAt };
-      const args = (mode: "create" | "probe") => [
-        record.id, f.rec, f.owner, leaseMs, f.done, f.doneAt, expiresAt(record), keys.searchPrefix, mode, caps.instance, caps.tenant, `${Math.round(record.deadlineAt)}:${record.id}`, f.exp,
-      ];
-      const searchKeys = [keys.mapping(record.key), keys.search(record.id), keys.changes(record.id)];
-      type Reply = [number, string?, (string[] | number)?];
-      let reply: Reply;
-      if (!cluster) {
-        reply = (await run(() => scripts.open.run([...searchKeys, keys.running, keys.runningOf(record.tenant)], args("create")))) as Reply;
-      } else {
-        // The running sets are other slots: the places are taken between a probe and the creation, and given back
-        // if the creation fails or finds a search another instance created meanwhile.
-        reply = (await run(() => scripts.open.run(searchKeys, args("probe")))) as Reply;
-        if (reply[0] === 3) {
-          await places.take(record.id, record.tenant, record.deadlineAt, leaseMs);
-          try {
-            reply = (await run(() => scripts.open.run(searchKeys, args("create")))) as Reply;
-          } finally {
-            if (reply[0] !== 1) await places.release(record.id, of);
-          }
-        }
-      }
-      if (reply[0] === 1 || reply[0] === 3) {
-        if (!record.completed) places.hold(record.id, record.tenant, record.deadlineAt, leaseMs);
-        return { record, created: true };
-      }
-      if (reply[0] === 2) {
-        const scope = reply[1] === "tenant" ? "tenant" : "instance";
-        throw new SessionCapacityReached(scope, Math.max(1, Math.ceil(Number(reply[2]) / 1_000)));
-      }
-      const joined = recordFromHash(pairsToHash((reply[2] as string[] | undefined) ?? []));
-      if (!joined) throw new Error(`redis session store: search ${reply[1] ?? "?"} has no record`);
-      return { record: joined, created: false };
-    },
+    openOrJoin: (candidate) => openSearch({ run, open: scripts.open, keys, cluster, places, caps, ttlMs: options.ttlMs }, candidate),
     async get(id) {
       const [flat, epoch, now, noticed] = (await run(() => scripts.record.run([keys.search(id)], []))) as [string[]?, string?, number?, number?];
       const hash = pairsToHash(flat ?? []);
