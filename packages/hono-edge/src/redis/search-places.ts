@@ -62,6 +62,11 @@ export const searchPlaces = (o: SearchPlacesOptions): SearchPlaces => {
     if (held.size === 0) return;
     const bySet = new Map<string, string[]>([[o.keys.running, []]]);
     let leaseMs = Infinity;
+    const now = Date.now();
+    for (const [id, p] of held) {
+      // Past its deadline a search runs nothing more: its place goes (the script drops it too).
+      if (Number(p.member.slice(0, p.member.indexOf(":"))) <= now) held.delete(id);
+    }
     for (const p of held.values()) {
       bySet.get(o.keys.running)!.push(p.member);
       bySet.set(p.tenantKey, [...(bySet.get(p.tenantKey) ?? []), p.member]);
