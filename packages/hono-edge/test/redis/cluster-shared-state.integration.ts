@@ -13,7 +13,7 @@ import { startCluster, type TestCluster } from "./support/redis-topology.js";
  */
 
 let cluster: TestCluster;
-let connections: RedisConnection[] = [];
+const connections: RedisConnection[] = [];
 let inspect: Cluster;
 beforeAll(async () => {
   cluster = await startCluster({ nodeTimeoutMs: 1_000 });
