@@ -29,9 +29,11 @@ export const redisInstance = (o: {
   readonly logger?: Logger;
   readonly latency?: (sourceId: string) => number;
   readonly limits?: { readonly maxSessions?: number; readonly maxSessionsPerTenant?: number };
+  readonly leaseMs?: number;
+  readonly deadlineMs?: number;
 }) => {
   // Keep-alives (and so the SSE followers' takeover checks) every second, the shortest allowed.
-  const config = testConfig({ search: { leaseMs: LEASE_MS }, sse: { keepAliveMs: 1_000 } });
+  const config = testConfig({ search: { leaseMs: o.leaseMs ?? LEASE_MS, ...(o.deadlineMs === undefined ? {} : { deadlineMs: o.deadlineMs }) }, sse: { keepAliveMs: 1_000 } });
   const counted = countCalls(createSimulator({ latencyMs: o.latency ?? latencyMs, batches: 3 }).sources);
   const store = createRedisSessionStore({ redis: o.redis, keyPrefix: o.prefix, ttlMs: config.search.ttlMs, ...o.limits });
   const app = createApp({ config, sources: counted.sources, store, instanceId: o.instanceId, logger: o.logger ?? silentLogger });
