@@ -61,6 +61,8 @@ export const createStoreSync = (o: StoreSyncOptions): StoreSync => {
   let written = o.record.version;
   /** Set by a `StoreUnavailable`: the next sync first checks what the store still has. */
   let outage = false;
+  /** Whether this outage was logged: once until a write goes through, however many tries fail meanwhile. */
+  let told = false;
   let chain: Promise<unknown> = Promise.resolve();
 
   /** Runs steps one at a time, in order, whatever the previous one gave. */
@@ -72,8 +74,8 @@ export const createStoreSync = (o: StoreSyncOptions): StoreSync => {
 
   const wentDown = (e: unknown) => {
     // Per search, so `info`: the outage itself is the store's `store.down` (once per instance, with the counts).
-    if (!outage) o.logger.log({ level: "info", msg: "search.store_unavailable", searchId: id, pending: pending.length, error: errorText(e) });
-    outage = true;
+    if (!told) o.logger.log({ level: "info", msg: "search.store_unavailable", searchId: id, pending: pending.length, error: errorText(e) });
+    outage = told = true;
   };
 
   const stop = (msg: string, level: "warn" | "error", error?: unknown): SyncOutcome => {
@@ -94,7 +96,7 @@ export const createStoreSync = (o: StoreSyncOptions): StoreSync => {
       return "unavailable";
     }
     pending = [];
-    outage = false;
+    outage = told = false;
     written = whole.version;
     o.logger.log({ level: "info", msg: "search.rewritten", searchId: id, version: whole.version, offers: whole.offers.length, completed: whole.completed });
     return "rewritten";
@@ -137,6 +139,7 @@ export const createStoreSync = (o: StoreSyncOptions): StoreSync => {
         if (appended === "behind") return await finishIfComplete(await behind());
         if (!appended) return await finishIfComplete(await refused());
         pending.shift();
+        told = false;
         written = Math.max(written, change.version);
         o.appended?.(change);
       }
@@ -159,7 +162,9 @@ export const createStoreSync = (o: StoreSyncOptions): StoreSync => {
     try {
       const renewed = await o.store.acquireLease(id, o.owner, o.leaseMs, written);
       if (renewed === "behind") return await finishIfComplete(await behind());
-      return renewed ? "current" : await refused();
+      if (!renewed) return await refused();
+      told = false;
+      return "current";
     } catch (e) {
       if (!isStoreUnavailable(e)) return stop("search.lease_failed", "error", e);
       wentDown(e);

@@ -154,6 +154,10 @@ export interface TestSentinels {
   primaryPort(): number;
   /** Kills the data node on `port` with SIGKILL. */
   killNode(port: number): Promise<void>;
+  /** The replica's port (as started). */
+  readonly replicaPort: number;
+  /** Freezes (SIGSTOP) or thaws (SIGCONT) the data node on `port`. */
+  freezeNode(port: number, frozen: boolean): void;
   /** Waits until the sentinels name a primary other than `port` and it answers as a primary. */
   waitPromoted(oldPort: number, maxMs?: number): Promise<number>;
   stop(): Promise<void>;
@@ -173,11 +177,12 @@ export const startSentinels = async (o: { readonly downAfterMs?: number } = {}):
   };
   const data = ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir];
   const sentinelPorts: number[] = [];
+  let replicaPort = 0;
   try {
     const primary = await freePort();
     procs.push({ port: primary, proc: startServer(["--port", String(primary), ...data], dir) });
     await waitFor("the primary did not answer", () => cli(primary, "ping").stdout.trim() === "PONG", 10_000);
-    const replica = await freePort();
+    const replica = (replicaPort = await freePort());
     procs.push({ port: replica, proc: startServer(["--port", String(replica), "--replicaof", "127.0.0.1", String(primary), ...data], dir) });
     await waitFor("the replica did not sync", () => cli(replica, "info", "replication").stdout.includes("master_link_status:up"), 10_000);
     for (let i = 0; i < 3; i++) {
@@ -222,6 +227,10 @@ export const startSentinels = async (o: { readonly downAfterMs?: number } = {}):
     async killNode(port) {
       const p = procs.find((x) => x.port === port);
       if (p) await kill(p.proc);
+    },
+    replicaPort,
+    freezeNode(port, frozen) {
+      procs.find((x) => x.port === port)?.proc.kill(frozen ? "SIGSTOP" : "SIGCONT");
     },
     async waitPromoted(oldPort, maxMs = 20_000) {
       let port = oldPort;
