@@ -8,15 +8,17 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { summarize, type Figure } from "./lib/measure.js";
+import { resolveRelativeDate } from "../packages/core/src/request/relative-date.js";
+import { EDGE_DIR, ensureEdgeRuntimes } from "../edge-runtimes/install.mjs";
 import { bundleContents, type BundlePart } from "../packages/hono-edge/scripts/bundle-contents.js";
 import { bundleWorkerd } from "../packages/hono-edge/scripts/bundle-workerd.js";
 import { miniflareOptions, readWranglerToml } from "../packages/hono-edge/scripts/wrangler-miniflare.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg = path.join(here, "..", "packages", "hono-edge");
-// esbuild and miniflare are dev dependencies of @voar/hono-edge: load them from there.
-const requireFromPkg = createRequire(path.join(pkg, "package.json"));
-const { Miniflare } = requireFromPkg("miniflare") as typeof import("miniflare");
+// miniflare (workerd) is installed apart, in edge-runtimes/ (first use installs it): load it from there.
+ensureEdgeRuntimes();
+const { Miniflare } = createRequire(path.join(EDGE_DIR, "package.json"))("miniflare") as { Miniflare: new (options: Record<string, unknown>) => { ready: Promise<URL>; dispose(): Promise<void> } };
 
 const KEY = "edge-bench-key-0123456789";
 const bindings = { VOAR_API_KEYS: `bench:${KEY}`, VOAR_SIMULATOR_LATENCY_MS: "50" };
@@ -40,7 +42,7 @@ const search = (url: string) =>
   fetch(`${url}api/ConsultaAereo/Consultar`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${KEY}` },
-    body: JSON.stringify({ Origem: "CNF", Destino: "SDU", Ida: "2026-12-20" }),
+    body: JSON.stringify({ Origem: "CNF", Destino: "SDU", Ida: resolveRelativeDate("+30") }),
   }).then((r) => r.arrayBuffer());
 
 export const runEdgeBench = async (quick: boolean): Promise<EdgeFigures> => {

@@ -9,7 +9,7 @@
 import { serve, type ServerType } from "@hono/node-server";
 import { createParser } from "eventsource-parser";
 import type { AddressInfo } from "node:net";
-import type { SearchSource } from "../packages/core/src/index.js";
+import { resolveRelativeDate, type SearchSource } from "../packages/core/src/index.js";
 import { createApp, defineConfig, silentLogger } from "../packages/hono-edge/src/index.js";
 import { createSimulator } from "../packages/testing/src/simulator/index.js";
 import { isQuick, summarize, type Figure } from "./lib/measure.js";
@@ -35,7 +35,7 @@ interface Run {
   readonly complete: number;
 }
 
-const body = (i: number) => ({ Origem: "CNF", Destino: ["SDU", "GRU", "POA", "REC", "SSA", "BSB", "FOR", "CWB"][i % 8], Ida: "2026-12-20", Adultos: 1 + (i % 3) });
+const body = (i: number) => ({ Origem: "CNF", Destino: ["SDU", "GRU", "POA", "REC", "SSA", "BSB", "FOR", "CWB"][i % 8], Ida: resolveRelativeDate("+30"), Adultos: 1 + (i % 3) });
 
 const startServer = async (latencyScale: number) => {
   let firstSource = Number.POSITIVE_INFINITY;

@@ -1,6 +1,7 @@
 /**
  * Upstream protection benchmark: an upstream whose every airline fails (HTTP 500 on every search request),
- * searched 10 times in a row through the fan-out (one source per airline, 9 airlines), over a loopback
+ * searched 10 times in a row through the fan-out (one source per airline, 9 airlines) and through one
+ * all-airlines upstream search; and one whose `/Token` answers 500 to every login; over a loopback
  * socket. Prints the upstream requests of the 10 searches with the breakers on (the default) against the
  * same searches with them off (what the adapter did before), measured in the same run. The counts do not
  * depend on the machine; waits are scaled down (polling and the engine's retry backoff) so it takes
@@ -29,19 +30,22 @@ const query = (n: number): SearchQuery => ({
 export interface FailingRun {
   /** Upstream search requests of the 10 searches. */
   readonly requests: number;
+  /** Logins they sent. */
+  readonly logins: number;
   /** Airlines of the last search shown as unavailable (not asked), of all its airlines. */
   readonly unavailable: number;
   readonly airlines: number;
 }
 
-const runTen = async (breaker: boolean): Promise<FailingRun> => {
+const runTen = async (breaker: boolean, strategy: "fan-out" | "one-search" = "fan-out", failing: "searches" | "logins" = "searches"): Promise<FailingRun> => {
+  const fault = { at: 1, through: "end" as const, fault: { kind: "status" as const, status: 500 } };
   const upstream = createFakeUpstream({
     backend: liveBackend({ sources: createSimulator({ latencyMs: 0 }).sources }),
     auth: { accounts: [account] },
-    faults: [{ at: 1, through: "end", fault: { kind: "status", status: 500 } }],
+    ...(failing === "searches" ? { faults: [fault] } : { loginFaults: [fault] }),
   });
   const served = await serveOnNode(upstream.app.fetch);
-  const fan = createFanOutSources({ baseUrl: `${served.origin}/api`, credentials: account, polling, connections: 16, ...(breaker ? {} : { breaker: false }) });
+  const fan = createFanOutSources({ baseUrl: `${served.origin}/api`, credentials: account, polling, connections: 16, strategy, ...(breaker ? {} : { breaker: false }) });
   let last: SearchSnapshot | undefined;
   try {
     for (let n = 0; n < SEARCHES; n++) {
@@ -57,6 +61,7 @@ const runTen = async (breaker: boolean): Promise<FailingRun> => {
   }
   return {
     requests: upstream.stats.searches,
+    logins: upstream.stats.logins,
     unavailable: last?.sources.filter((p) => p.error?.tag === "SourceUnavailable").length ?? 0,
     airlines: fan.length,
   };
@@ -69,10 +74,20 @@ export interface BreakerFigures {
   readonly off: FailingRun;
   /** Breakers on (default settings: 3 failures in a row open an airline's for 30 s). */
   readonly on: FailingRun;
+  /** Breakers on, through one all-airlines upstream search (the default strategy): one breaker for it. */
+  readonly oneSearch: FailingRun;
+  /** Logins sent by 10 searches against a `/Token` answering 500 (the login's breaker). */
+  readonly logins: number;
 }
 
 /** Runs the 10 failing searches with the breakers off, then on. */
-export const runBreakerBench = async (): Promise<BreakerFigures> => ({ searches: SEARCHES, off: await runTen(false), on: await runTen(true) });
+export const runBreakerBench = async (): Promise<BreakerFigures> => ({
+  searches: SEARCHES,
+  off: await runTen(false),
+  on: await runTen(true),
+  oneSearch: await runTen(true, "one-search"),
+  logins: (await runTen(true, "one-search", "logins")).logins,
+});
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const f = await runBreakerBench();

@@ -44,6 +44,15 @@ export const engineRows = async (quick: boolean): Promise<Section> => {
       target: "≤ 3x",
       verdict: verdict(f.filteredPage.ratio.median, 3),
     },
+    { section: "1. Engine", figure: `page 1 of a one-way search of ${f.roundTrip.offers} offers, first of a new version, 20 versions (anchor)`, value: cell(f.roundTrip.page.anchor, "ms") },
+    {
+      section: "1. Engine",
+      figure: `page 1 of a round trip of ${f.roundTrip.offers} offers each way (${f.roundTrip.groups.toLocaleString("en")} price groups), first of a new version, 20 versions`,
+      value: cell(f.roundTrip.page.subject, "ms"),
+      ratio: `${f.roundTrip.page.ratio.median.toFixed(2)}x (${f.roundTrip.page.ratio.min.toFixed(2)}–${f.roundTrip.page.ratio.max.toFixed(2)})`,
+      target: "info",
+      verdict: "info",
+    },
   ];
   return {
     title: "1. Engine",
@@ -53,6 +62,7 @@ export const engineRows = async (quick: boolean): Promise<Section> => {
       `Page cost: producing page 1 (10 price groups, with \`meta\`) of a ${f.large.toLocaleString("en")}-flight result against a ${f.small.toLocaleString("en")}-flight one, 200 times per run, as a polling service serves one version many times. Target ≤ 3x. The page is read from the sorted tree in O(log n + 10); \`meta\` is computed once per snapshot version.`,
       `Filtered and sorted page: page 1 with \`Filtros\` (one airline, nonstops) and \`Ordenacao: partida\`, the same view on both sizes, each time on a new snapshot version (${FRESH_VERSIONS} versions per run, anchor and subject alternating, median of the per-run ratios). The offers put each departure slot in one airline's hands, so a walk of the departure order would pass hundreds of other airlines' groups at 50,000 flights before ten pass. The core keeps Mode A groups partitioned by their filter values (airline, payment, stops), each partition in every sort order: the total is the sum of the passing partitions' sizes and page 1 merges their trees, O(partitions × log n + page). Target ≤ 3x.`,
       "First page of a new version: the same, but each time on a new snapshot version, so `meta` (filters over the whole result set) is recomputed: its cost grows with the number of distinct filter values (departure times, airports), not with the number of flights. Informational.",
+      `Round trip: page 1 of a round trip (three airlines, each flight at three fares drawn from twelve price levels, ${f.roundTrip.offers} offers each way) against page 1 of a one-way search of the same outbound offers, each on a new version. A round trip pairs every fare of a flight with every fare the other way (results only grow: a cheaper fare that arrives later adds groups and removes none), by cells of one seller, price and stops each way, so its work grows with the prices each way, and a group's alternatives are worked out only when a page shows it. Informational.`,
     ],
   };
 };

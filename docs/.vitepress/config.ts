@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type DefaultTheme } from "vitepress";
+import { miniSearchOptions, searchOptions } from "./search-ranking.js";
 
 /** The API reference's sidebar, written by TypeDoc (scripts/api-reference.ts) next to its pages. */
 const apiSidebarFile = fileURLToPath(new URL("../api/typedoc-sidebar.json", import.meta.url));
@@ -11,6 +12,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     text: "Start",
     items: [
       { text: "What Voar is", link: "/" },
+      { text: "Install", link: "/start/install" },
       { text: "Concepts and a search's flow", link: "/start/concepts" },
       { text: "The demo", link: "/start/demo" },
     ],
@@ -20,6 +22,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     items: [
       { text: "search() as an Observable", link: "/core/search" },
       { text: "Search boxes, first results, races", link: "/core/pipelines" },
+      { text: "Your own supplier as a source", link: "/core/own-supplier" },
       { text: "The simulator", link: "/core/simulator" },
       { text: "Effect users", link: "/core/effect" },
     ],
@@ -84,7 +87,8 @@ export default defineConfig({
       { text: "API reference", link: "/api/" },
     ],
     sidebar: { "/api/": [{ text: "Guide", link: "/" }, ...apiSidebar], "/": guide },
-    search: { provider: "local" },
+    // Guides and the generated references above the API reference for their own words (see search-ranking.ts).
+    search: { provider: "local", options: { miniSearch: { options: miniSearchOptions, searchOptions } } },
     outline: [2, 3],
   },
 });

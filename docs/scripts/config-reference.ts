@@ -1,7 +1,7 @@
 /**
  * The configuration reference page, from the code: every setting of `ServiceConfigSchema` (its file key, its
  * `VOAR_*` variable from `ENV_VARS`, the default the schema fills in, the bounds it checks, its doc comment in
- * the schema's source), then the variables the runtime entries read besides (`ENTRY_VARS`, `VOAR_CONFIG_FILE`).
+ * the schema's source), then the variables the runtime entries read besides (`ENTRY_VARS`, `VOAR_CONFIG_FILE` among them).
  * Fails when a `VOAR_*` name in the service's sources is documented nowhere on the page.
  */
 import { readdir, readFile } from "node:fs/promises";
@@ -13,10 +13,7 @@ import { REPO_DIR } from "./paths.js";
 
 const HONO_EDGE = path.join(REPO_DIR, "packages/hono-edge/src");
 const SCHEMA_FILES = ["config/config-schema.ts", "config/edge-schema.ts", "config/deploy-schema.ts", "config/redis-store-schema.ts", "config/upstream-protection-schema.ts"].map((f) => path.join(HONO_EDGE, f));
-const ENTRY_FILE = path.join(HONO_EDGE, "entries/entry-env.ts");
-
-/** Read by the Node entry (`voar-server`, `src/node.ts`) before anything else; not a setting of the schema. */
-const CONFIG_FILE_VAR = { name: "VOAR_CONFIG_FILE", what: "Path of a JSON file holding the configuration (the file keys above); the variables override it. Node entry (`voar-server`)." };
+const ENTRY_FILE = path.join(HONO_EDGE, "config/entry-vars.ts");
 
 interface Def {
   readonly type: string;
@@ -165,7 +162,9 @@ const voarNamesIn = async (dir: string): Promise<Set<string>> => {
   const names = new Set<string>();
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile() || !entry.name.endsWith(".ts")) continue;
-    for (const m of (await readFile(path.join(entry.parentPath, entry.name), "utf8")).matchAll(/\bVOAR_[A-Z0-9_]*[A-Z0-9]\b/g)) names.add(m[0]);
+    // The code's names only: a comment may show a misspelled one (what the unknown-variable warning names).
+    const code = (await readFile(path.join(entry.parentPath, entry.name), "utf8")).replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+    for (const m of code.matchAll(/\bVOAR_[A-Z0-9_]*[A-Z0-9]\b/g)) names.add(m[0]);
   }
   return names;
 };
@@ -189,7 +188,7 @@ export const configReferencePage = async (): Promise<string> => {
   const entryText = await readFile(ENTRY_FILE, "utf8");
   const entryVars = [...entryDocs].map(([key, doc]) => ({ name: new RegExp(`${key}: "(VOAR_[A-Z_]+)"`).exec(entryText)![1]!, doc }));
 
-  const documented = new Set([...Object.keys(ENV_VARS), ...entryVars.map((v) => v.name), CONFIG_FILE_VAR.name]);
+  const documented = new Set([...Object.keys(ENV_VARS), ...entryVars.map((v) => v.name)]);
   const missing = [...(await voarNamesIn(HONO_EDGE))].filter((n) => !documented.has(n));
   if (missing.length > 0) throw new Error(`configuration reference: ${missing.join(", ")} appear in packages/hono-edge/src but in neither ENV_VARS nor ENTRY_VARS`);
   const unmapped = Object.keys(ENV_VARS).filter((n) => ![...variables.values()].some((names) => names.includes(n)));
@@ -239,11 +238,12 @@ export const configReferencePage = async (): Promise<string> => {
     "",
     "## Variables of the runtime entries",
     "",
-    "Read by the entries (`voar-server` on Node, the Worker, Deno, Bun) besides the settings above.",
+    "Read by the entries (`voar-server` on Node, the Worker, Deno, Bun) besides the settings above. `voar-server`",
+    "logs a warning for any other `VOAR_*` variable it is given (`config.unknown_variable`, naming the closest of",
+    "these names), or stops with `VOAR_STRICT_ENV=true`.",
     "",
     "| variable | what it is |",
     "|---|---|",
-    `| \`${CONFIG_FILE_VAR.name}\` | ${CONFIG_FILE_VAR.what} |`,
     ...entryVars.map((v) => `| \`${v.name}\` | ${cell(v.doc)} |`),
     "| `PORT` | Port of the Node entry when `VOAR_PORT` is not set. |",
     "",

@@ -2,7 +2,6 @@ import type { ModeAEnvelope } from "@voar/core";
 import { createClient, type Envelope } from "@voar/http-adapter/fetch";
 import type { Subscription } from "rxjs";
 
-// #region client
 // The browser build of the client: fetch and Web streams only. The page's own server serves the API at /api;
 // a real page would get its credential from its own login (see the hono-mount example), not from its source.
 const client = createClient({ baseUrl: `${location.origin}/api`, token: "browser-example-key-0123456789" });
@@ -48,7 +47,6 @@ form.addEventListener("submit", (event) => {
     },
   });
 });
-// #endregion client
 
 // Thirty days ahead by default.
 form.querySelector<HTMLInputElement>("[name=ida]")!.value = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);

@@ -6,15 +6,22 @@
  */
 import { strict as assert } from "node:assert";
 import { execFile } from "node:child_process";
+import { createRequire } from "node:module";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { Miniflare } from "miniflare";
+import type { Readable } from "node:stream";
 import { parse } from "smol-toml";
+import { EDGE_DIR } from "../../../edge-runtimes/install.mjs";
 
 const here = fileURLToPath(new URL("..", import.meta.url));
+// wrangler and miniflare (workerd) are installed apart from the repository's packages, in edge-runtimes/ (the
+// example's script installs them first); in a Worker project of your own they are devDependencies as usual.
+const { Miniflare } = createRequire(path.join(EDGE_DIR, "package.json"))("miniflare") as {
+  Miniflare: new (options: Record<string, unknown> & { handleRuntimeStdio: (stdout: Readable, stderr: Readable) => void }) => { ready: Promise<URL>; dispose(): Promise<void> };
+};
 const KEY = "worker-example-key-0123456789";
 
 interface Toml {
@@ -25,13 +32,11 @@ interface Toml {
   readonly migrations: readonly { readonly new_sqlite_classes?: readonly string[] }[];
 }
 
-// #region bundle
 // The bundle wrangler would upload, made by wrangler itself (offline: nothing is uploaded).
-await promisify(execFile)(path.join(here, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--outdir", "dist"], {
+await promisify(execFile)(path.join(EDGE_DIR, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--outdir", "dist"], {
   cwd: here,
   env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
 });
-// #endregion bundle
 const toml = parse(await readFile(path.join(here, "wrangler.toml"), "utf8")) as unknown as Toml;
 const sqlite = new Set(toml.migrations.flatMap((m) => m.new_sqlite_classes ?? []));
 

@@ -1,4 +1,3 @@
-// #region worker
 import voar, { SearchObject, SharedObject, type WorkerEnv } from "@voar/hono-edge/workerd";
 
 /**
@@ -15,4 +14,3 @@ export default {
     return voar.fetch(request, env, ctx);
   },
 };
-// #endregion worker

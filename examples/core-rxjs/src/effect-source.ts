@@ -18,7 +18,6 @@ import { lastValueFrom } from "rxjs";
 import { expect } from "./observed-sources.js";
 import { daysAhead, queryOf } from "./query.js";
 
-// #region effect-source
 /**
  * A source written as an Effect: the program fails with core's tagged errors, and the engine reads their tag
  * (RateLimited is retried after its `retryAfterMs`, PermissionDenied never is). The engine's AbortSignal
@@ -50,7 +49,6 @@ const partner = effectSource("partner", "Partner Air", (query) =>
   }),
 );
 const charter = effectSource("charter", "Charter Co", () => Effect.fail(new PermissionDenied({ detail: "agency 42 may not sell charter seats" })));
-// #endregion effect-source
 
 const heard: SourceFailure[] = [];
 const final = await lastValueFrom(search(queryOf({ Origem: "CNF", Destino: "REC", Ida: daysAhead(40) }), [partner, charter], { onSourceError: (f) => heard.push(f) }));

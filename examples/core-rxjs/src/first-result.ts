@@ -9,10 +9,8 @@ import { daysAhead, queryOf } from "./query.js";
 const { sources, log } = observed(createSimulator({ latencyMs: (id) => (id === "gol" ? 100 : 2_000), batches: 1 }).sources);
 const query = queryOf({ Origem: "CNF", Destino: "GRU", Ida: daysAhead(20) });
 
-// #region first-result
 // The first snapshot with any offer, then complete: `first` unsubscribes, which aborts the sources still running.
 const firstWithOffers = await firstValueFrom(search(query, sources).pipe(first(hasResults)));
-// #endregion first-result
 
 // Unsubscribing interrupts the sources' Effect fibers; their signals fire as the interruption runs, a moment later.
 await new Promise((resolve) => setTimeout(resolve, 20));

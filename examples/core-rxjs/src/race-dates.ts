@@ -10,11 +10,9 @@ const saturday = daysAhead(26);
 const { sources, log } = observed(createSimulator({ latencyMs: (_id, q: SearchQuery) => (q.departureDate === saturday ? 300 : 3_000) }).sources);
 const on = (ida: string) => queryOf({ Origem: "BSB", Destino: "SSA", Ida: ida });
 
-// #region race-dates
 // Two date options at once; whichever first has offers wins, and the other search is unsubscribed (aborted).
 const firstWithOffers = (query: SearchQuery) => search(query, sources).pipe(filter(hasResults));
 const winner = await lastValueFrom(race(firstWithOffers(on(friday)), firstWithOffers(on(saturday))));
-// #endregion race-dates
 
 // Unsubscribing interrupts the sources' Effect fibers; their signals fire as the interruption runs, a moment later.
 await new Promise((resolve) => setTimeout(resolve, 20));

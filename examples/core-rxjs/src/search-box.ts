@@ -10,7 +10,6 @@ const { sources, log } = observed(createSimulator({ latencyMs: (_id, query) => (
 // The text of a search box, as keystrokes: "CNF SDU" (origin and destination).
 const typed = new Subject<string>();
 
-// #region search-box
 const results$ = typed.pipe(
   debounceTime(50), // wait until the user pauses typing
   map((text) => text.trim().toUpperCase()),
@@ -23,7 +22,6 @@ const results$ = typed.pipe(
   // A new route unsubscribes from the previous search: the engine aborts every source still running it.
   switchMap((query) => search(query, sources)),
 );
-// #endregion search-box
 
 const seen: SearchSnapshot[] = [];
 const done = lastValueFrom(

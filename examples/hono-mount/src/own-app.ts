@@ -23,7 +23,6 @@ interface Session {
   readonly exp: number;
 }
 
-// #region mount
 /**
  * One's own Hono app: its own login and session cookie (a JWT), its own routes, and the Voar service mounted
  * under `/flights`. A signed-in user's request goes to Voar with the API key of the user's agency, so searches,
@@ -68,4 +67,3 @@ export const createOwnApp = (secret: string) => {
   app.onError((error, c) => (error instanceof HTTPException ? c.json({ error: "sign in first" }, error.status) : c.json({ error: "internal error" }, 500)));
   return app;
 };
-// #endregion mount

@@ -13,7 +13,6 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-// #region start-service
 /**
  * Starts the Voar service in this process, on the embedded simulator, on a free port of 127.0.0.1: what
  * `voar-server` does, in a few lines. Every source answers in one batch after 1.5 s, so that a polling client
@@ -37,4 +36,3 @@ export const startService = async (): Promise<RunningService> => {
       }),
   };
 };
-// #endregion start-service

@@ -1,24 +1,24 @@
-import { HttpStatusError, isCashOffer, type SearchQuery } from "@voar/core";
+import { HttpStatusError, isCashOffer, resolveRelativeDate, type SearchQuery } from "@voar/core";
 import { createUpstreamSource } from "@voar/http-adapter/fetch";
 import { createFakeUpstream, createSimulator, isConsultar, liveBackend, loadFixture, replaySource } from "@voar/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { watchFare, type FareWatch } from "../src/fare-watch.js";
 
-// #region virtual-time
 // Virtual time: the simulator, the recorded fixtures, the fake upstream and the engine all wait on setTimeout,
 // so vitest's fake timers run a search of minutes in milliseconds, and the same way every time.
+const NOW = new Date("2026-06-01T12:00:00Z");
 beforeEach(() => {
-  vi.useFakeTimers({ now: new Date("2026-06-01T12:00:00Z") });
+  vi.useFakeTimers({ now: NOW });
 });
 afterEach(() => {
   vi.useRealTimers();
 });
-// #endregion virtual-time
 
 const query: SearchQuery = {
   origin: "CNF",
   destination: "SDU",
-  departureDate: "2026-09-15",
+  // 106 days after the fixed clock's today: a date the search accepts whenever the suite runs.
+  departureDate: resolveRelativeDate("+106", NOW),
   passengers: { adults: 1, children: 0, infants: 0 },
   mode: { kind: "all-airlines" },
 };
@@ -31,7 +31,6 @@ const record = (watch: ReturnType<typeof watchFare>) => {
 };
 
 describe("watchFare on the embedded simulator", () => {
-  // #region simulator
   it("shows the cheapest cash fare as the airlines answer, and the exact minimum once complete", async () => {
     const simulator = createSimulator({ latencyMs: 2_000, batches: 2 });
     const run = record(watchFare(query, simulator.sources));
@@ -45,7 +44,6 @@ describe("watchFare on the embedded simulator", () => {
     const expected = Math.min(...simulator.offers(query).filter(isCashOffer).map((o) => o.total.amount));
     expect(run.last()).toMatchObject({ completed: true, cheapest: { amount: expected, currency: "BRL" } });
   });
-  // #endregion simulator
 
   it("keeps going when an airline fails, and says which", async () => {
     const simulator = createSimulator({ latencyMs: 500, failures: { gol: { error: new HttpStatusError({ status: 503 }) } } });
@@ -67,7 +65,6 @@ describe("watchFare on the embedded simulator", () => {
 });
 
 describe("watchFare on recorded answers", () => {
-  // #region fixture
   it("replays a recorded upstream conversation at its recorded pace", async () => {
     const fixture = loadFixture("mode-a-one-way");
     const searches = fixture.exchanges.filter(isConsultar);
@@ -80,11 +77,9 @@ describe("watchFare on recorded answers", () => {
     expect(run.last().completed).toBe(true);
     expect(run.last().cheapest?.amount).toBeGreaterThan(0);
   });
-  // #endregion fixture
 });
 
 describe("watchFare through the HTTP adapter, against the fake upstream", () => {
-  // #region fake-upstream
   it("waits out a 429 of the upstream and still completes", async () => {
     const account = { username: "agencia", password: "segredo-123" };
     const upstream = createFakeUpstream({
@@ -103,5 +98,4 @@ describe("watchFare through the HTTP adapter, against the fake upstream", () => 
     expect(upstream.stats.searches).toBeGreaterThan(2);
     upstream.close();
   });
-  // #endregion fake-upstream
 });

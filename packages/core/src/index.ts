@@ -35,6 +35,7 @@ export {
   savingPercent,
   serviceFeeOf,
   type Baggage,
+  type ListedFare,
   type MilesPrice,
   type Offer,
   type PassengerFare,
@@ -115,6 +116,7 @@ export { parseSearchRequest, DEFAULT_PAGE_SIZE, type InvalidRequest, type Parsed
 export type { RequestCompat } from "./request/request-legacy.js";
 export { ConsultarBodySchema, PollRequestSchema, SearchRequestSchema } from "./request/request-schema.js";
 export { todayInSaoPaulo } from "./request/request-dates.js";
+export { isRelativeDate, resolveRelativeDate, withAbsoluteDates } from "./request/relative-date.js";
 export { filtrosOf, FiltrosSchema, OrdenacaoSchema, readResultView, SORT_WIRE, VIEW_MESSAGES } from "./envelope/view-members.js";
 export { wireRequestOf } from "./request/request-body.js";
 

@@ -2,7 +2,8 @@
  * `voar-server`, the Node entry: reads the configuration (`VOAR_CONFIG_FILE`, then `VOAR_*` variables),
  * searches the configured upstream (`upstream`, through undici) or the embedded simulator (the default),
  * keeps searches in memory or in Redis (`store`), serves the app with `@hono/node-server` on `VOAR_PORT`
- * (or `PORT`, default 8787) with the timeouts and connection caps of `http` (see `serveNode`), and stops
+ * (or `PORT`, default 8787) and `VOAR_HOSTNAME` (default 0.0.0.0, see `entry-vars.ts`) with the timeouts
+ * and connection caps of `http` (see `serveNode`), and stops
  * gracefully on SIGINT/SIGTERM. Logs are JSON lines on stdout. Rate limits live in Redis when it is the
  * store (shared by every instance, on the store's own connection and availability view), in memory
  * otherwise; client addresses come from the socket (or the trusted proxy header of `http`). Redis keys sit
@@ -37,6 +38,9 @@ import { upstreamCacheOf } from "./config/deploy-schema.js";
 import type { AnswerStore } from "./sources/answer-store.js";
 import { createPromMetrics, serveMetrics, type PromMetrics } from "./entries/node-metrics.js";
 import { startNodeTracing } from "./entries/node-tracing.js";
+import { logLoginState } from "./sources/upstream-login.js";
+import type { LoginState } from "@voar/http-adapter/fetch";
+import { checkVariables, exitWhenCannotListen } from "./entries/node-start-checks.js";
 
 const env = process.env;
 // First, so that every span of the service is recorded (only when OTEL_EXPORTER_OTLP_ENDPOINT is set).
@@ -90,6 +94,10 @@ interface Backend {
   readonly pagante: PaganteSettings | undefined;
   /** Where the store is, for the `listening` line: one Redis, Sentinel or Cluster (never a password). */
   readonly storeTarget: Record<string, unknown> | undefined;
+  /** Where the upstream's logins stand (`/ready`), with an upstream. */
+  readonly upstreamLogin: (() => LoginState) | undefined;
+  /** Logs in to the upstream at start (its state then in `/ready`). */
+  warmUp(signal: AbortSignal): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -103,6 +111,8 @@ const wholeNumber = (name: string): number | undefined => {
 const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, metrics: PromMetrics | undefined): Promise<Backend> => {
   const closers: (() => Promise<void>)[] = [];
   let sources: readonly SearchSource[];
+  let upstreamLogin: Backend["upstreamLogin"];
+  let warmUp: Backend["warmUp"] = () => Promise.resolve();
   const simulator = { latencyMs: wholeNumber("VOAR_SIMULATOR_LATENCY_MS"), seed: wholeNumber("VOAR_SIMULATOR_SEED") };
   const redis = config.store.redis;
   const redisModule = redis ? await loadOptional(() => import("./redis/index.js"), "ioredis", "store.redis") : undefined;
@@ -118,6 +128,10 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, m
     const breakerStore = connection && redisModule?.redisBreakerStore({ redis: connection, keyPrefix, logger: log });
     const upstream = upstreamSourcesFor(config.upstream, await import("@voar/http-adapter"), {
       breakerStore,
+      // One login for every instance (the token and the claim on the next login in Redis), each change of its state logged once.
+      loginStore: connection && redisModule?.redisLoginStore({ redis: connection, keyPrefix, logger: log }),
+      onLoginStateChange: logLoginState(log),
+      sourceTimeoutMs: config.search.sourceTimeoutMs,
       // An airline's breaker opening (or closing again) is the operator's news, once per change seen by this instance.
       onBreakerStateChange: (sourceId, state) => log.log({ level: state === "open" ? "warn" : "info", msg: "upstream.breaker", sourceId, state }),
       // Upstream exchanges counted and timed, and each airline's breaker state as a gauge.
@@ -125,6 +139,8 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, m
     });
     closers.push(() => upstream.close());
     sources = upstream.sources;
+    upstreamLogin = upstream.login;
+    warmUp = upstream.warmUp;
   } else {
     const { createSimulator } = await loadOptional(() => import("@voar/testing/simulator"), "@voar/testing", "the embedded simulator (no upstream configured)");
     const { latencyMs, seed } = simulator;
@@ -174,12 +190,17 @@ const backendOf = async (config: ServiceConfig, log: Logger, load: LoadSignal, m
     keyPrefix,
     pagante,
     storeTarget: target && redisModule ? redisModule.describeTarget(target) : undefined,
+    upstreamLogin,
+    warmUp,
     close: async () => {
       await Promise.allSettled(closers.map((close) => close()));
     },
   };
 };
 
+// A VOAR_* variable that nothing reads (misspelled?): a warning naming the closest known one, an error when strict.
+const envErrors = checkVariables(env, logger);
+if (envErrors.length > 0) fail(envErrors);
 const result = loadConfig({ file: await readConfigFile(env["VOAR_CONFIG_FILE"]), env });
 const config = result.ok ? result.config : fail(result.errors);
 const load = nodeLoadSignal();
@@ -205,6 +226,7 @@ const app = (() => {
       load,
       metrics,
       metricsExposition: metricsApart ? undefined : metrics,
+      upstreamLogin: backend.upstreamLogin,
     });
   } catch (e) {
     if (e instanceof ConfigError) return fail(e.errors);
@@ -227,12 +249,15 @@ const server = serveNode({ fetch: app.fetch, port, hostname, http: config.http, 
     instanceId,
   }),
 );
+// A refused credential shows in /ready from the start, not only after the first search.
+void backend.warmUp(shutdown.signal);
 const metricsServer =
   metrics && config.metrics.port !== undefined
     ? serveMetrics({ port: config.metrics.port, hostname, metrics }, (info) => logger.log({ level: "info", msg: "metrics.listening", port: info.port }))
     : undefined;
-// A metrics port already taken stops the instance with a clear message, as an invalid setting does.
-metricsServer?.on("error", (e: Error) => fail([`metrics.port (${config.metrics.port}): ${e.message}`]));
+// A port already taken (or not ours to take) stops the instance with one line and exit code 98, no stack trace.
+exitWhenCannotListen(server, { what: "the service's address", variable: "VOAR_PORT", port, hostname });
+if (metricsServer) exitWhenCannotListen(metricsServer, { what: "the metrics address", variable: "VOAR_METRICS_PORT", port: config.metrics.port!, hostname });
 if (metrics && !metricsApart && config.adminKeys.length === 0) {
   logger.log({ level: "warn", msg: "metrics.unreachable", detail: "GET /metrics needs an admin key and none is configured: set adminKeys or metrics.port" });
 }

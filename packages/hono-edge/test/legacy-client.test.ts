@@ -104,8 +104,13 @@ describe("a legacy axios client, unchanged", () => {
     for (const a of answers) expect(a.data.Data[0].flights).toHaveLength(a.data.TotalItens);
     const counts = answers.map((a) => a.data.TotalItens);
     expect(counts).toEqual([...counts].sort((a, b) => a - b));
-    expect(ModeAEnvelopeSchema.safeParse(last).success).toBe(true);
-    expect(last.pagination).toEqual({ currentPage: 1, pageSize: last.TotalItens, totalPages: 1, totalItems: last.TotalItens });
+    // Each answer's pagination is the one page holding all of it; the first, with nothing found yet, says 0 items
+    // in 0 pages of 0, not a page size of 1 that no page has.
+    expect(answers[0]!.data.pagination).toEqual({ currentPage: 1, pageSize: 0, totalPages: 0, totalItems: 0 });
+    for (const { data } of answers) {
+      expect(ModeAEnvelopeSchema.safeParse(data).success).toBe(true);
+      expect(data.pagination).toEqual({ currentPage: 1, pageSize: data.TotalItens, totalPages: data.TotalItens > 0 ? 1 : 0, totalItems: data.TotalItens });
+    }
 
     // What a page of 10 would have hidden: most of the result, cash fares among it.
     const flights = last.Data[0].flights;

@@ -47,7 +47,8 @@ export type { UpstreamCredentials } from "./upstream/credentials.js";
 export type { UpstreamOptions } from "./upstream/upstream-options.js";
 export type { UpstreamExchange, UpstreamObserver, UpstreamOutcome } from "./transport/observed-transport.js";
 export type { FanOutIdentity, UpstreamSource, UpstreamSourceIdentity } from "./upstream/upstream-sources.js";
-export { AuthSession } from "./upstream/auth-session.js";
+export { AuthSession, CREDENTIALS_HOLD_MS, LOGIN_BREAKER, type LoginState } from "./upstream/auth-session.js";
+export { memoryLoginStore, type HeldToken, type LoginStore } from "./upstream/login-store.js";
 export { defaultPolling, pollDelay, type PollingOptions, type PollingPolicy } from "./upstream/poll-pacing.js";
 export { searchRequestBody } from "./upstream/wire-request.js";
 export {

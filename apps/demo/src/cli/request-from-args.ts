@@ -1,4 +1,4 @@
-import type { FieldError } from "@voar/core";
+import { resolveRelativeDate, type FieldError } from "@voar/core";
 
 /** Options of `voar search`, as commander parses them. */
 export interface SearchFlags {
@@ -83,13 +83,14 @@ const filtrosOf = (flags: SearchFlags): Record<string, unknown> | undefined => {
 
 /**
  * The request body of a CLI search. Values are passed as typed, so that the service's own validation (the
- * same rules as the HTTP API) judges them; `--modo` takes `a`, `b`, an airline name or a Companhia id.
+ * same rules as the HTTP API) judges them; `--modo` takes `a`, `b`, an airline name or a Companhia id. A date
+ * written `+N` is N days from today in São Paulo (at `now`), so that a command written down keeps working.
  */
-export const requestFromArgs = (origem: string, destino: string, ida: string, flags: SearchFlags): Record<string, unknown> => ({
+export const requestFromArgs = (origem: string, destino: string, ida: string, flags: SearchFlags, now: Date = new Date()): Record<string, unknown> => ({
   Origem: origem,
   Destino: destino,
-  Ida: ida,
-  ...(flags.volta ? { Volta: flags.volta } : {}),
+  Ida: resolveRelativeDate(ida, now),
+  ...(flags.volta ? { Volta: resolveRelativeDate(flags.volta, now) } : {}),
   Companhia: MODES[flags.modo.toLowerCase()] ?? asNumber(flags.modo),
   Adultos: asNumber(flags.adultos),
   Criancas: asNumber(flags.criancas),

@@ -83,6 +83,7 @@ export const startDemoServer = async (overrides: Partial<DemoOptions> = {}): Pro
     adminKey: options.adminKey,
     backend: demoSources.backend,
     docsUrl: `${config.basePath}/docs`,
+    siteDocsUrl: "/docs/",
     openApiUrl: `${config.basePath}/openapi.json`,
     simulatedFailures: demoSources.failing,
     companhias: servedCompanhias(demoSources.sources),

@@ -23,6 +23,8 @@ export interface DemoConfig {
   readonly backend: DemoBackend;
   /** Interactive API reference. */
   readonly docsUrl: string;
+  /** The documentation site (guides, configuration, errors, API reference), served by the demo under `/docs/`. */
+  readonly siteDocsUrl: string;
   /** The OpenAPI document. */
   readonly openApiUrl: string;
   /** Sources that fail on purpose, to show a partial failure (simulator only). */

@@ -84,6 +84,16 @@ describe("voar search", () => {
     expect(envelope.Data[0]!.flights[0]!.segmentsBack?.length).toBeGreaterThan(0);
   });
 
+  it("takes +N as N days from today in São Paulo, for the outbound and the return", async () => {
+    // Today is 2026-11-22 in São Paulo (the fake clock): +28 is 2026-12-20, +35 is 2026-12-27.
+    const relative = await run(["search", "CNF", "SDU", "+28", "--volta", "+35", "--json"]);
+    const written = await run(["search", "CNF", "SDU", "2026-12-20", "--volta", "2026-12-27", "--json"]);
+    expect(relative.code).toBe(0);
+    const flightsOf = (out: string) => ModeAEnvelopeSchema.parse(JSON.parse(out)).Data[0]!.flights;
+    expect(flightsOf(relative.out)).toEqual(flightsOf(written.out));
+    expect(flightsOf(relative.out).length).toBeGreaterThan(0);
+  });
+
   it("--paradas and --ordenar ask the search for nonstops only, shortest first, over the whole result", async () => {
     const { code, out } = await run(["search", "CNF", "SDU", "2026-12-20", "--paradas", "0", "--ordenar", "duracao", "--por-pagina", "100", "--json"]);
     expect(code).toBe(0);
@@ -234,6 +244,7 @@ describe("voar --help", () => {
     for (const title of ["Argumentos:", "Opções:"]) expect(out).toContain(`\n${title}\n`);
     expect(out).toMatch(/--modo <modo>[\s\S]*\(padrão: a\)/);
     expect(out).toMatch(/--pagina <n>\s+página \(modo A\) \(padrão: 1\)/);
+    expect(out).toMatch(/ida\s+data da ida: AAAA-MM-DD, ou \+N para daqui a N dias\s+\(hoje no horário de São Paulo\)/);
     expect(out).toMatch(/-h, --help\s+mostra esta ajuda/);
     expect(out).not.toMatch(ENGLISH);
   });

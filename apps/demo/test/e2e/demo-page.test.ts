@@ -370,6 +370,14 @@ if (availability.kind === "fail") {
       await shot(page, "12-erro-de-campo");
     });
 
+    it("links to the documentation site (/docs/) and the API reference (/api/docs) from its header", async () => {
+      const links = page.locator(".app-header a.header-link");
+      expect(await links.evaluateAll((as) => as.map((a) => [a.textContent?.trim(), a.getAttribute("href")]))).toEqual([
+        ["Documentação", "/docs/"],
+        ["Docs da API", "/api/docs"],
+      ]);
+    });
+
     it("shows the API reference at /api/docs from the service's own files, asking no other host", async () => {
       const docs = await context.newPage();
       const requested: string[] = [];

@@ -14,6 +14,7 @@ const config: DemoConfig = {
   adminKey: "demo-admin-key-for-tests-01",
   backend: "simulador",
   docsUrl: "/api/docs",
+  siteDocsUrl: "/docs/",
   openApiUrl: "/api/openapi.json",
   simulatedFailures: [],
   companhias: [1, 2, 3, 11, 13, 22, 26, 34],

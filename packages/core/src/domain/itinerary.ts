@@ -11,6 +11,11 @@ export interface Leg {
   /** Operating carrier (`operatedBy`); equal to `carrier` unless codeshared. */
   readonly operatingCarrier: Carrier;
   readonly flightNumber: number;
+  /**
+   * The flight number as the source wrote it (`G3-2053`, or `G31660` as Livelo writes it), written back as it
+   * came; absent when the source gives only a number (then it is written `<IATA>-<number>`).
+   */
+  readonly designator?: string | undefined;
   readonly origin: string;
   readonly destination: string;
   /** Local date-time at the origin airport, ISO 8601 without zone (`2025-07-20T10:40:00`). */

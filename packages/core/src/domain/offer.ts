@@ -18,13 +18,29 @@ export interface PassengerFare {
    * clamped). Absent: none. The offer's discount (percentage and amount) is {@link Offer.discount}.
    */
   readonly serviceFee?: Money | undefined;
+  /**
+   * What the source lists for ONE passenger of this type in the offer's fare family (`Tarifas[0]`: `ValorAdulto`
+   * or `ValorCrianca`, and `TaxaEmbarque` for adults), kept as listed because sources do not list there what the
+   * offer charges: LATAM lists a boarding fee of 0, and its award offers the family's own fare. Written back as
+   * listed. Absent when the source lists no fare family (then the writer derives it from the fare).
+   */
+  readonly listed?: ListedFare | undefined;
+}
+
+/** One passenger's fare family as a source lists it (see {@link PassengerFare.listed}). */
+export interface ListedFare {
+  /** The family's fare for one passenger of the type, without taxes. */
+  readonly fare: Money;
+  /** The boarding fee listed beside it; absent when the source lists none for the type. */
+  readonly boarding?: Money | undefined;
 }
 
 /**
  * A seller's discount on an offer's fare. Upstreams send it as `Taxas.Servico`, a PERCENTAGE of the fare
  * without taxes (`ValorTotal`), negative for a discount: `ValorTotalTaxas = Taxas.Embarque + ValorTotal x
  * Taxas.Servico / 100` on cash fares (docs/wire-semantics.md). Positive here for a discount; negative for a
- * seller's surcharge (a positive `Taxas.Servico`).
+ * seller's surcharge (a positive `Taxas.Servico`). Award fares carry the percentage too (-10, +25) but are not
+ * charged it: there `amount` is 0, and the percentage is kept only to be written back as the source wrote it.
  */
 export interface SellerDiscount {
   /** Percent of the fare without taxes taken off (5 for `Taxas.Servico: -5`). */
@@ -47,6 +63,13 @@ export interface Baggage {
   readonly cabin?: number | undefined;
   /** How the source words the carry-on allowance (size, weight); empty when it gives no words. */
   readonly cabinText: string;
+  /**
+   * The source's own `QntdBagagem` and `QtdBagagemInclusa`, written back as they came: real answers write 0 there
+   * beside a listed checked bag, so `checked` follows the listed bags instead. Absent when the source does not
+   * write them (the writer then writes `checked`).
+   */
+  readonly bagCount?: number | undefined;
+  readonly includedCount?: number | undefined;
 }
 
 /** Baggage with `checked` bags and nothing else known. */
@@ -75,6 +98,12 @@ export interface Seller {
   readonly site: string;
   /** Deep link to book or see the offer. */
   readonly url: string;
+  /**
+   * What the seller's answers write as a child's points on a cash fare (`PontosCrianca` beside `PontosAdulto:
+   * -1`) when it is not -1: LATAM's cash fares say 0 in real answers, GOL's -1. Written back as the source wrote
+   * it; absent: -1.
+   */
+  readonly cashChildPoints?: number | undefined;
 }
 
 /**

@@ -32,10 +32,10 @@ export const WireErrorSchema = z
 export const PaginationSchema = z
   .strictObject({
     currentPage: z.int().min(1),
-    pageSize: z
-      .int()
-      .min(1)
-      .meta({ description: "Itens por página (até 100); para um cliente legado que não pede página, o total de itens (página única)." }),
+    pageSize: CountSchema.meta({
+      description:
+        "Itens por página (1 a 100); para um cliente legado que não pede página, o total de itens (página única; 0 enquanto não há nenhum, com totalPages 0).",
+    }),
     totalPages: CountSchema,
     totalItems: CountSchema,
   })

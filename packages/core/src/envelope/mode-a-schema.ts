@@ -92,7 +92,7 @@ export const ModeASegmentSchema = z
     ConfiguracoesRotas: z.string().meta({ description: "Trechos unidos por _, cada um <origem>-<destino>.", examples: ["CNF-BSB_BSB-SDU"] }),
     ValorSegmento: DecimalAmountSchema,
     PontosAdulto: z.number().meta({ description: "Pontos por adulto; -1 marca um voo pago em dinheiro (pagante)." }),
-    PontosCrianca: z.number().meta({ description: "Pontos por criança; -1 num voo pagante." }),
+    PontosCrianca: z.number().meta({ description: "Pontos por criança; num voo pagante, o que a fonte escreveu (-1, ou 0 nas tarifas em dinheiro da LATAM); -1 se ela não disse." }),
     VistoEm: z.iso.datetime().optional().meta({ description: "Quando a oferta foi vista na fonte (UTC); ausente quando a fonte não diz.", examples: ["2026-09-01T12:00:00.000Z"] }),
     ValidoAte: z.iso.datetime().optional().meta({ description: "Até quando a oferta vale como atual (UTC); ausente quando a fonte não diz.", examples: ["2026-09-01T12:10:00.000Z"] }),
   })

@@ -63,8 +63,8 @@ const toWireLeg = (leg: Leg): ModeALeg => ({
 });
 
 /**
- * One offer as a Mode A segment. A cash offer (no miles) writes `PontosAdulto` and `PontosCrianca` as -1 and
- * names the airline as its `FidelityProgram`. The search token is written twice: `TokenConsultaSvc` (the
+ * One offer as a Mode A segment. A cash offer (no miles) writes `PontosAdulto` as -1, `PontosCrianca` as its
+ * seller writes it (-1, LATAM's 0) and names the airline as its `FidelityProgram`. The search token is written twice: `TokenConsultaSvc` (the
  * spec's name) and `TokenConsultaMBX` (the name real upstreams send), so clients of either keep working.
  */
 export const toWireSegment = (offer: Offer, routeRPH: 0 | 1, rph: number): ModeASegment => ({
@@ -88,7 +88,8 @@ export const toWireSegment = (offer: Offer, routeRPH: 0 | 1, rph: number): ModeA
   ConfiguracoesRotas: routeConfiguration(offer.itinerary),
   ValorSegmento: decimal(offer.total.amount - offer.taxes.amount),
   PontosAdulto: offer.miles?.pointsAdult ?? -1,
-  PontosCrianca: offer.miles?.pointsChild ?? -1,
+  // A cash fare's child points as its seller writes them (LATAM's 0), -1 when it did not say.
+  PontosCrianca: offer.miles?.pointsChild ?? offer.seller.cashChildPoints ?? -1,
   // Only when the source said: answers of sources that do not say stay byte for byte what they were.
   ...(offer.seenAt === undefined ? {} : { VistoEm: instantOf(offer.seenAt) }),
   ...(offer.validUntil === undefined ? {} : { ValidoAte: instantOf(offer.validUntil) }),

@@ -61,7 +61,7 @@ export const ModeBFeesSchema = z
 /** One flight of a Mode B offer (`Voos[]`). */
 export const ModeBFlightLegSchema = z
   .strictObject({
-    Numero: z.string().meta({ examples: ["G3-2053"] }),
+    Numero: z.string().meta({ description: "Número do voo como a fonte o escreveu (G3-2053; G31660 nas ofertas Livelo); <IATA>-<número> quando a fonte só deu o número.", examples: ["G3-2053"] }),
     Saida: LocalDateTimeSchema,
     Chegada: LocalDateTimeSchema,
     Origem: IataCodeSchema,
@@ -70,8 +70,9 @@ export const ModeBFlightLegSchema = z
     Tempo: z.string().regex(/^\d{2,}:\d{2}$/).meta({ description: "Tempo de voo HH:MM.", examples: ["01:05"] }),
     TempoEspera: z
       .string()
-      .regex(/^(\d{2,}:\d{2})?$/)
-      .meta({ description: "Espera de conexão antes deste voo (HH:MM); vazio no primeiro voo." }),
+      .regex(/^\d{2,}h \d{2}m$/)
+      .nullable()
+      .meta({ description: "Espera pela conexão depois deste voo (HHh MMm), como as respostas reais a escrevem; null no último voo.", examples: ["01h 05m"] }),
     Classe: CountSchema.meta({ description: "Cabine: 0 econômica, 1 premium, 2 executiva, 3 primeira." }),
     ClasseStr: z.string(),
   })
@@ -103,9 +104,9 @@ export const ModeBFareFamilySchema = z
   .strictObject({
     SegmentClass: z.null(),
     Tipo: z.string().min(1).meta({ description: "Família tarifária.", examples: ["LIGHT", "STANDARD", "FULL"] }),
-    ValorAdulto: DecimalAmountSchema.meta({ description: "Tarifa de um adulto, sem taxas." }),
-    ValorCrianca: DecimalAmountSchema.meta({ description: "Tarifa de uma criança, sem taxas." }),
-    TaxaEmbarque: DecimalAmountSchema.meta({ description: "Taxa de embarque por adulto." }),
+    ValorAdulto: DecimalAmountSchema.meta({ description: "Tarifa da família para um adulto, sem taxas, como a fonte a lista (nas ofertas com milhas da LATAM, a tarifa da família, não o ValorAdulto da oferta)." }),
+    ValorCrianca: DecimalAmountSchema.meta({ description: "Tarifa da família para uma criança, sem taxas, como a fonte a lista." }),
+    TaxaEmbarque: DecimalAmountSchema.meta({ description: "Taxa de embarque por adulto como a fonte a lista (a GOL repete Taxas.Embarque; a LATAM escreve 0); sem lista da fonte, Taxas.Embarque." }),
     Classe: z.string().meta({ examples: ["Economica"] }),
     BagagensInclusas: z.array(ModeBIncludedBagSchema),
     Token: z.string().optional().meta({ description: "Só nas opções além da primeira: o token da tarifa, para reservá-la." }),
@@ -123,9 +124,9 @@ export const ModeBOfferSchema = z
     CiaParceira: z.null(),
     Cia: ModeBAirlineSchema,
     PontosAdulto: z.number().meta({ description: "Pontos por adulto; -1 marca um voo pago em dinheiro (pagante)." }),
-    PontosCrianca: z.number().meta({ description: "Pontos por criança; -1 num voo pagante." }),
-    QntdBagagem: CountSchema,
-    QtdBagagemInclusa: CountSchema,
+    PontosCrianca: z.number().meta({ description: "Pontos por criança; num voo pagante, o que a fonte escreveu (-1, ou 0 nas tarifas em dinheiro da LATAM); -1 se ela não disse." }),
+    QntdBagagem: CountSchema.meta({ description: "Como a fonte o escreveu (0 nas respostas reais, mesmo com bagagem despachada listada em BagagensInclusas); sem ele, as bagagens despachadas." }),
+    QtdBagagemInclusa: CountSchema.meta({ description: "Como a fonte o escreveu (0 nas respostas reais, mesmo com bagagem despachada listada em BagagensInclusas); sem ele, as bagagens despachadas." }),
     Taxas: ModeBFeesSchema,
     Voos: z.array(ModeBFlightLegSchema).min(1),
     Tarifas: z
@@ -157,14 +158,14 @@ export const ModeBOfferSchema = z
       description:
         "Economia de ValorTotalComTaxa sobre o preço da companhia para a reserva (ValorAdultoNaCia na proporção da reserva, mais ValorTotalTaxas), em %; 0 numa tarifa da própria companhia, com ou sem desconto do vendedor.",
     }),
-    FlightCode: z.string().meta({ description: "Voos unidos por /, cada um <IATA><número>.", examples: ["G32053"] }),
+    FlightCode: z.string().meta({ description: "Os voos, cada um <IATA><número>, escritos juntos, como as respostas reais (G31323G39168).", examples: ["G32053"] }),
     Periodo: z.int().min(0).max(3).meta({ description: "Período da partida: 0 madrugada, 1 manhã, 2 tarde, 3 noite." }),
     Adultos: CountSchema,
     Criancas: CountSchema,
     BagagensInclusas: z.array(ModeBIncludedBagSchema).meta({ description: "Bagagens incluídas, por passageiro." }),
-    Site: z.string(),
-    Nome: z.string(),
-    UrlPesquisa: z.url(),
+    Site: z.string().nullable().meta({ description: "Site do vendedor da oferta; null numa busca de uma só companhia, em que a oferta é da própria companhia (como as respostas reais)." }),
+    Nome: z.string().nullable().meta({ description: "Nome do vendedor da oferta; null numa busca de uma só companhia, em que a oferta é da própria companhia (como as respostas reais)." }),
+    UrlPesquisa: z.url().nullable().meta({ description: "Link do vendedor para a oferta; null numa busca de uma só companhia." }),
     Outros: z
       .array(ModeBAlternativeSchema)
       .optional()

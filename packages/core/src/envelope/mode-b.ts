@@ -1,62 +1,21 @@
 import { airlineById, airlineByIata } from "../domain/airline.js";
-import type { Leg } from "../domain/itinerary.js";
 import { discountOf, savingPercent, type Baggage, type Offer, type PassengerFare, type PassengerType } from "../domain/offer.js";
 import type { Passengers } from "../query/query.js";
-import { formatDurationHm, localAsUtcMs, zonedToUtcMs } from "../domain/time-zone.js";
+import { formatDurationHm } from "../domain/time-zone.js";
 import type { ComparisonView } from "../views/views.js";
 import { cabinBagText } from "./mode-a.js";
-import type {
-  ModeBAirline,
-  ModeBAlternative,
-  ModeBFlightLeg,
-  ModeBIncludedBag,
-  ModeBOffer,
-  ModeBSearchResult,
-} from "./mode-b-schema.js";
-import { formatHoursMinutes, wireAmount, wireLocalDateTime } from "./scalars.js";
+import { cabinCode, flightCodeOf, toWireVoos } from "./mode-b-legs.js";
+import type { ModeBAirline, ModeBAlternative, ModeBIncludedBag, ModeBOffer, ModeBSearchResult } from "./mode-b-schema.js";
+import { wireAmount, wireLocalDateTime } from "./scalars.js";
 
 const decimal = (centavos: number): number => centavos / 100;
 
-const strip = (s: string): string => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
-
-/** Our numbering of cabins for `Classe` (the spec gives no values): 0 economy, 1 premium, 2 business, 3 first. */
-export const cabinCode = (cabin: string): number => {
-  const c = strip(cabin);
-  if (c.includes("premium")) return 1;
-  if (c.startsWith("execut") || c.startsWith("business")) return 2;
-  if (c.startsWith("primeira") || c.startsWith("first")) return 3;
-  return 0;
-};
+export { cabinCode } from "./mode-b-legs.js";
 
 /** Period of the day of a local departure, for `Periodo`: 0 before 06h, 1 morning, 2 afternoon, 3 from 18h. */
 export const dayPeriod = (localDeparture: string): number => {
   const hour = Number(localDeparture.slice(11, 13));
   return hour < 6 ? 0 : hour < 12 ? 1 : hour < 18 ? 2 : 3;
-};
-
-/** Minutes between landing from one leg and taking off on the next, at the same airport. */
-const connectionMinutes = (previous: Leg, next: Leg): number => {
-  const zone = next.departureTimeZone ?? previous.arrivalTimeZone;
-  const ms = zone
-    ? zonedToUtcMs(next.departure, zone) - zonedToUtcMs(previous.arrival, zone)
-    : localAsUtcMs(next.departure) - localAsUtcMs(previous.arrival);
-  return Math.round(ms / 60_000);
-};
-
-const toWireVoo = (leg: Leg, index: number, legs: readonly Leg[]): ModeBFlightLeg => {
-  const previous = index > 0 ? legs[index - 1] : undefined;
-  return {
-    Numero: `${leg.carrier.iata}-${leg.flightNumber}`,
-    Saida: wireLocalDateTime(leg.departure),
-    Chegada: wireLocalDateTime(leg.arrival),
-    Origem: leg.origin,
-    Destino: leg.destination,
-    Duracao: leg.durationMinutes,
-    Tempo: formatHoursMinutes(leg.durationMinutes),
-    TempoEspera: previous ? formatHoursMinutes(connectionMinutes(previous, leg)) : "",
-    Classe: cabinCode(leg.cabin),
-    ClasseStr: leg.cabin,
-  };
 };
 
 /**
@@ -139,14 +98,37 @@ const airlineAdultFare = (offer: Offer, adultBase: number, passengers: Passenger
     : Math.round(airlineBase / Math.max(1, passengers.adults));
 };
 
-/** The offer without `Outros`: every field of spec 2.6 computed from one domain offer. */
-const toWireOfferBody = (offer: Offer, passengers: Passengers): Omit<ModeBOffer, "Outros"> => {
+/**
+ * The fare family's money as `Tarifas` lists it for ONE adult and ONE child, without taxes, and the adult's
+ * boarding fee: what the source listed (`PassengerFare.listed`: LATAM lists a boarding fee of 0, and the
+ * family's own fare on award offers), else the offer's own per-passenger figures.
+ */
+const familyMoney = (offer: Offer): { ValorAdulto: number; ValorCrianca: number; TaxaEmbarque: number } => {
+  const adult = offer.fares.find((f) => f.type === "ADT")?.listed;
+  const child = offer.fares.find((f) => f.type === "CHD")?.listed;
+  return {
+    ValorAdulto: decimal(adult?.fare.amount ?? perPassenger(offer.fares, "ADT", (f) => f.base.amount)),
+    ValorCrianca: decimal(child?.fare.amount ?? perPassenger(offer.fares, "CHD", (f) => f.base.amount)),
+    TaxaEmbarque: decimal(adult?.boarding?.amount ?? perPassenger(offer.fares, "ADT", boardingOf)),
+  };
+};
+
+/** A fare's boarding fees: its taxes without the seller's fee. */
+const boardingOf = (f: PassengerFare): number => f.taxes.amount - (f.serviceFee?.amount ?? 0);
+
+/**
+ * The offer without `Outros`: every field of spec 2.6 computed from one domain offer, and the members its source
+ * wrote its own way written back as it wrote them (docs/wire-semantics.md). `named`: whether `Nome`, `Site` and
+ * `UrlPesquisa` name the seller; a single-airline answer's offers are the airline's own, and real answers write
+ * them null there.
+ */
+const toWireOfferBody = (offer: Offer, passengers: Passengers, named = true): Omit<ModeBOffer, "Outros"> => {
   const fares = offer.fares;
-  const service = (f: PassengerFare) => f.serviceFee?.amount ?? 0;
   const adultBase = perPassenger(fares, "ADT", (f) => f.base.amount);
   const childBase = perPassenger(fares, "CHD", (f) => f.base.amount);
-  const adultBoarding = perPassenger(fares, "ADT", (f) => f.taxes.amount - service(f));
-  // The seller's fee as the upstream writes it: a percentage of the fare, negative for a discount.
+  const adultBoarding = perPassenger(fares, "ADT", boardingOf);
+  // The seller's fee as the upstream writes it: a percentage of the fare, negative for a discount (on an award
+  // fare written as the source wrote it, though not charged).
   const percent = discountOf(offer).percent;
   const servico = percent === 0 ? 0 : -percent;
   const bags = toWireIncludedBags(offer.baggage);
@@ -157,9 +139,9 @@ const toWireOfferBody = (offer: Offer, passengers: Passengers): Omit<ModeBOffer,
     CiaParceira: null,
     Cia: toWireAirline(offer),
     PontosAdulto: offer.miles?.pointsAdult ?? -1,
-    PontosCrianca: offer.miles?.pointsChild ?? -1,
-    QntdBagagem: offer.baggage.checked,
-    QtdBagagemInclusa: offer.baggage.checked,
+    PontosCrianca: offer.miles?.pointsChild ?? offer.seller.cashChildPoints ?? -1,
+    QntdBagagem: offer.baggage.bagCount ?? offer.baggage.checked,
+    QtdBagagemInclusa: offer.baggage.includedCount ?? offer.baggage.checked,
     Taxas: {
       IdCia: offer.airlineId,
       // Servico is a percentage of the fare (negative: the seller's discount), Embarque one adult's boarding
@@ -167,25 +149,15 @@ const toWireOfferBody = (offer: Offer, passengers: Passengers): Omit<ModeBOffer,
       Servico: servico,
       ServicoChd: passengers.children > 0 ? servico : 0,
       Embarque: decimal(adultBoarding),
-      EmbarqueChd: decimal(perPassenger(fares, "CHD", (f) => f.taxes.amount - service(f))),
+      EmbarqueChd: decimal(perPassenger(fares, "CHD", boardingOf)),
       EmissaoResgate: 0,
       ValorFranquia: 0,
       EmbarqueStr: null,
       Bagagens: null,
     },
-    Voos: legs.map(toWireVoo),
+    Voos: toWireVoos(legs),
     Tarifas: offer.fareFamily
-      ? [
-          {
-            SegmentClass: null,
-            Tipo: offer.fareFamily,
-            ValorAdulto: decimal(adultBase),
-            ValorCrianca: decimal(childBase),
-            TaxaEmbarque: decimal(adultBoarding),
-            Classe: offer.cabin,
-            BagagensInclusas: bags,
-          },
-        ]
+      ? [{ SegmentClass: null, Tipo: offer.fareFamily, ...familyMoney(offer), Classe: offer.cabin, BagagensInclusas: bags }]
       : null,
     ValorAdulto: decimal(adultBase),
     ValorAdultoStr: null,
@@ -201,18 +173,19 @@ const toWireOfferBody = (offer: Offer, passengers: Passengers): Omit<ModeBOffer,
     Saida: wireLocalDateTime(offer.itinerary.departure),
     Chegada: wireLocalDateTime(offer.itinerary.arrival),
     Duracao: offer.itinerary.durationMinutes,
+    // decisions.md: `<HH>h <MM>m` in what we produce, though real cash offers say `01: 05`.
     TempoTotalStr: formatDurationHm(offer.itinerary.durationMinutes),
     // Real answers write 0 here, discount or not: the discount is Servico's percentage, in ValorTotalTaxas.
     ValorTxServico: 0,
     PercentualEconomia: savingPercent(offer),
-    FlightCode: legs.map((l) => `${l.carrier.iata}${l.flightNumber}`).join("/"),
+    FlightCode: flightCodeOf(legs),
     Periodo: dayPeriod(offer.itinerary.departure),
     Adultos: passengers.adults,
     Criancas: passengers.children,
     BagagensInclusas: bags,
-    Site: offer.seller.site,
-    Nome: offer.seller.name,
-    UrlPesquisa: offer.seller.url,
+    Site: named ? offer.seller.site : null,
+    Nome: named ? offer.seller.name : null,
+    UrlPesquisa: named ? offer.seller.url : null,
     Classe: cabinCode(offer.cabin),
   };
 };
@@ -228,18 +201,13 @@ const toWireOfferBody = (offer: Offer, passengers: Passengers): Omit<ModeBOffer,
 export const toWireComparison = (view: ComparisonView): ModeBOffer => {
   const body = toWireOfferBody(view.main, view.passengers);
   if (view.fareOptions.length === 0) return { ...body, Outros: view.others.map(toWireAlternative) };
-  const fareOf = (offer: Offer) => {
-    const own = toWireOfferBody(offer, view.passengers);
-    return {
-      SegmentClass: null,
-      Tipo: offer.fareFamily ?? offer.bookingOption,
-      ValorAdulto: own.ValorAdulto,
-      ValorCrianca: own.ValorCrianca,
-      TaxaEmbarque: own.Taxas.Embarque,
-      Classe: offer.cabin,
-      BagagensInclusas: own.BagagensInclusas,
-    };
-  };
+  const fareOf = (offer: Offer) => ({
+    SegmentClass: null,
+    Tipo: offer.fareFamily ?? offer.bookingOption,
+    ...familyMoney(offer),
+    Classe: offer.cabin,
+    BagagensInclusas: toWireIncludedBags(offer.baggage),
+  });
   const tarifas = [
     fareOf(view.main),
     ...view.fareOptions.map((o) => ({ ...fareOf(o), Token: o.fareToken, ValorTotalComTaxa: wireAmount(o.total), OpcaoReserva: o.bookingOption, Url: o.seller.url })),
@@ -249,10 +217,12 @@ export const toWireComparison = (view: ComparisonView): ModeBOffer => {
 
 /**
  * Writes one offer of a single-airline search in the Mode B shape. There is nothing to compare it with, so
- * `Outros` is an empty array (the schema also accepts it absent, for readers of other producers).
+ * `Outros` is an empty array (the schema also accepts it absent, for readers of other producers). An offer
+ * of the airline itself (or of its programme) names no seller: `Nome`, `Site` and `UrlPesquisa` are null, as
+ * real single-airline answers write them; an agency's offer keeps them.
  */
 export const toWireSingleAirlineOffer = (offer: Offer, passengers: Passengers): ModeBOffer => ({
-  ...toWireOfferBody(offer, passengers),
+  ...toWireOfferBody(offer, passengers, offer.seller.kind === "ota"),
   Outros: [],
 });
 

@@ -119,7 +119,7 @@ export const SOURCE_FAILURE: { readonly [T in FailureTag]: { readonly codigo: So
   PermissionDenied: { codigo: "SEM_PERMISSAO", mensagem: "A agência não tem permissão para consultar este fornecedor." },
   SourceUnavailable: {
     codigo: "FALHA_FORNECEDOR",
-    mensagem: "O fornecedor está temporariamente indisponível (falhou seguidamente) e não foi consultado nesta busca; tente de novo em instantes.",
+    mensagem: "O fornecedor está temporariamente indisponível (falhou seguidamente) e fica sem ser consultado por alguns instantes; tente de novo em instantes.",
   },
   RequestBudgetExhausted: {
     codigo: "FALHA_FORNECEDOR",

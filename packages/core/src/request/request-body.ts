@@ -5,7 +5,7 @@ import { companhiaOf, type SearchQuery } from "../query/query.js";
  * `parseSearchRequest`. `Volta` only for a round trip; no paging members (add them for Mode A).
  *
  * @example
- * wireRequestOf(query); // { Origem: "CNF", Destino: "SDU", Ida: "2026-12-20", Adultos: 1, Criancas: 0, Bebes: 0, Companhia: -1 }
+ * wireRequestOf(query); // { Origem: "CNF", Destino: "SDU", Ida: "YYYY-MM-DD", Adultos: 1, Criancas: 0, Bebes: 0, Companhia: -1 }
  */
 export const wireRequestOf = (query: SearchQuery): Record<string, unknown> => ({
   Origem: query.origin,

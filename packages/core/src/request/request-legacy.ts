@@ -17,7 +17,7 @@ const INTEGER_FIELDS: ReadonlySet<RequestField> = new Set(["Adultos", "Criancas"
 const INTEGER_TEXT = /^[+-]?\d{1,9}$/;
 
 /**
- * A date-time without zone as .NET writes a `DateTime` (`2026-12-20T00:00:00`, up to 7 fraction digits,
+ * A date-time without zone as .NET writes a `DateTime` (`YYYY-MM-DDT00:00:00`, up to 7 fraction digits,
  * `T` or a space). Its calendar date is the date meant. A time with a zone (`Z`, `-03:00`) is not taken:
  * its calendar date depends on where it is read, so it stays invalid rather than searching the wrong day.
  */

@@ -53,7 +53,7 @@ export interface RequestContext {
   readonly now: Date;
   /**
    * `"spec"` (default): the spec's strict rules. `"legacy"`, for clients of the legacy API that cannot be
-   * changed: integers as text (`"1"`), `Ida`/`Volta` with a zone-less time part (`2026-12-20T00:00:00`),
+   * changed: integers as text (`"1"`), `Ida`/`Volta` with a zone-less time part (`YYYY-MM-DDT00:00:00`),
    * `Volta` `0001-01-01` as "no return", and the whole result when no page is asked (`allResults`).
    * Everything else, and every message, stays as in spec mode.
    */

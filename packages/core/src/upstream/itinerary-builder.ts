@@ -11,6 +11,8 @@ export interface LegFacts {
   readonly carrier: Carrier;
   readonly operatingCarrier: Carrier;
   readonly flightNumber: number;
+  /** The flight number as the answer wrote it (`G3-2053`, `G31660`), when it wrote one. */
+  readonly designator?: string | undefined;
   readonly origin: string;
   readonly destination: string;
   /** Local date-time, normalized by `localDateTime`. */
@@ -32,6 +34,7 @@ export const buildLeg = (airports: AirportDirectory, f: LegFacts): Leg => {
     carrier: f.carrier,
     operatingCarrier: f.operatingCarrier,
     flightNumber: f.flightNumber,
+    ...(f.designator ? { designator: f.designator } : {}),
     origin: f.origin,
     destination: f.destination,
     departure: f.departure,

@@ -25,6 +25,7 @@ import { baggageFromProfile } from "./baggage.js";
 import { buildFares, passengerTypeOf, sharesByCount, type FareShare } from "./passenger-fares.js";
 import type { ReadContext } from "./read-context.js";
 import { airlineSeller } from "./seller.js";
+import { withCashChildPoints } from "./written-members.js";
 
 /** What every offer of one price group shares. */
 interface GroupFacts {
@@ -108,7 +109,7 @@ const segmentOffer = (
           programme: programme ?? (airline?.programme || validatingCarrier.name),
         }
       : undefined;
-  const seller = airlineSeller(validatingCarrier, airline, programme ?? (miles ? airline?.programme : undefined));
+  const seller = withCashChildPoints(airlineSeller(validatingCarrier, airline, programme ?? (miles ? airline?.programme : undefined)), miles !== undefined, segment.PontosCrianca);
   const key = flightKey(itinerary);
   const fareFamily = segment.fareProfile?.fareFamily?.trim() || undefined;
   return {

@@ -20,7 +20,7 @@ import type { Airline } from "../domain/airline.js";
 import type { Carrier, Direction, Leg } from "../domain/itinerary.js";
 import { flightKey } from "../domain/itinerary.js";
 import { centavosFromDecimal } from "../domain/money.js";
-import type { MilesPrice, Offer, SellerDiscount } from "../domain/offer.js";
+import type { Baggage, MilesPrice, Offer, SellerDiscount } from "../domain/offer.js";
 import { baggageFromLines } from "./baggage.js";
 import type { Passengers } from "../query/query.js";
 import { carrierOf, findAirline, parseFlightDesignator } from "./airline-identity.js";
@@ -33,6 +33,7 @@ import { buildFares, withServiceFee, type FareShare } from "./passenger-fares.js
 import type { ReadContext } from "./read-context.js";
 import { alternativeOffers, fareOptionOffers } from "./ota-alternatives.js";
 import { airlineSeller, otaSeller } from "./seller.js";
+import { uncharged, withCashChildPoints, withListedFares, writtenCount } from "./written-members.js";
 
 /** Mode B answers name no currency; every deployment seen prices in reais. */
 const CURRENCY = "BRL";
@@ -62,6 +63,7 @@ const legsOf = (r: ResultFacts, o: UpstreamModeBOffer, fallback: Carrier | undef
         carrier,
         operatingCarrier: carrier,
         flightNumber: designator.number,
+        designator: voo.Numero.trim(),
         origin: voo.Origem,
         destination: voo.Destino,
         departure: voo.Saida,
@@ -121,13 +123,17 @@ const airlinePriceOf = (o: UpstreamModeBOffer, p: Passengers, taxes: number): nu
 };
 
 /** The offer's fare family: the first `Tarifas[]` member naming one. */
-const fareFamilyOf = (o: UpstreamModeBOffer) => (o.Tarifas ?? []).find((t) => t?.Tipo?.trim())?.Tipo?.trim();
+const familyOf = (o: UpstreamModeBOffer) => (o.Tarifas ?? []).find((t) => t?.Tipo?.trim()) ?? undefined;
 
-/** The bags: the offer's `BagagensInclusas`, else its fare family's, at least `QtdBagagemInclusa` checked. */
-const baggageOf = (o: UpstreamModeBOffer) => {
+/**
+ * The bags: the offer's `BagagensInclusas`, else its fare family's, at least `QtdBagagemInclusa` checked; the
+ * counts `QntdBagagem` and `QtdBagagemInclusa` kept as written.
+ */
+const baggageOf = (o: UpstreamModeBOffer): Baggage => {
   const own = o.BagagensInclusas ?? [];
   const lines = own.length > 0 ? own : ((o.Tarifas ?? []).find((t) => (t?.BagagensInclusas ?? []).length > 0)?.BagagensInclusas ?? []);
-  return baggageFromLines(lines, o.QtdBagagemInclusa ?? 0);
+  const b = baggageFromLines(lines, o.QtdBagagemInclusa ?? 0);
+  return { checked: b.checked, checkedText: b.checkedText, cabin: b.cabin, cabinText: b.cabinText, bagCount: writtenCount(o.QntdBagagem), includedCount: writtenCount(o.QtdBagagemInclusa) };
 };
 
 const offersOf = (r: ResultFacts, o: UpstreamModeBOffer, direction: Direction, path: string): Offer[] => {
@@ -152,10 +158,13 @@ const offersOf = (r: ResultFacts, o: UpstreamModeBOffer, direction: Direction, p
   const points = o.PontosAdulto;
   const award = typeof points === "number" && points >= 0;
   const fee = appliedFeeOf(o, r.passengers, award, total - taxes, taxes);
-  const fares = withServiceFee(buildFares(shares, total - taxes, taxes - fee, CURRENCY), fee);
-  const discount: SellerDiscount | undefined = fee === 0 ? undefined : { percent: -(o.Taxas?.Servico ?? 0), amount: money(-fee) };
+  const family = familyOf(o);
+  const fares = withListedFares(withServiceFee(buildFares(shares, total - taxes, taxes - fee, CURRENCY), fee), family, CURRENCY);
+  // An award fare's percentage is not charged (fee 0), but kept, to be written back as the answer wrote it.
+  const discount: SellerDiscount | undefined =
+    fee !== 0 ? { percent: -(o.Taxas?.Servico ?? 0), amount: money(-fee) } : award ? uncharged(o.Taxas?.Servico, CURRENCY) : undefined;
   const airlinePrice = money(airlinePriceOf(o, r.passengers, taxes));
-  const fareFamily = fareFamilyOf(o);
+  const fareFamily = family?.Tipo?.trim();
   const miles: MilesPrice | undefined =
     award && typeof points === "number"
       ? {
@@ -165,8 +174,11 @@ const offersOf = (r: ResultFacts, o: UpstreamModeBOffer, direction: Direction, p
           programme: known?.programme || validatingCarrier.name,
         }
       : undefined;
-  const seller =
-    otaSeller(o.Nome, o.Site, o.UrlPesquisa) ?? airlineSeller(validatingCarrier, known, miles ? known?.programme : undefined);
+  const seller = withCashChildPoints(
+    otaSeller(o.Nome, o.Site, o.UrlPesquisa) ?? airlineSeller(validatingCarrier, known, miles ? known?.programme : undefined),
+    award,
+    o.PontosCrianca,
+  );
   const key = flightKey(itinerary);
   const searchToken = searchTokenOf(o) ?? r.searchToken ?? "";
   const main: Offer = {

@@ -94,6 +94,7 @@ export const upstreamModeBOfferSchema = z.looseObject({
   CiaParceira: upstreamCiaSchema.nullish().catch(undefined),
   PontosAdulto: optionalNumber,
   PontosCrianca: optionalNumber,
+  QntdBagagem: optionalNumber,
   QtdBagagemInclusa: optionalNumber,
   BagagensInclusas: includedBags,
   Tarifas: z.array(upstreamTarifaSchema.nullable().catch(null)).nullish().catch(undefined),

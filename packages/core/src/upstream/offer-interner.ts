@@ -14,7 +14,7 @@
  */
 import type { Carrier, Itinerary, Leg } from "../domain/itinerary.js";
 import type { Money } from "../domain/money.js";
-import type { Baggage, MilesPrice, Offer, PassengerFare, Seller, SellerDiscount } from "../domain/offer.js";
+import type { Baggage, ListedFare, MilesPrice, Offer, PassengerFare, Seller, SellerDiscount } from "../domain/offer.js";
 
 /** One search's (or one reader's) table of shared texts and values. */
 export interface OfferInterner {
@@ -89,6 +89,7 @@ export const createOfferInterner = (limit = 20_000): OfferInterner => {
         carrier: carrier(l.carrier),
         operatingCarrier: carrier(l.operatingCarrier),
         flightNumber: l.flightNumber,
+        designator: maybeText(l.designator),
         origin: text(l.origin),
         destination: text(l.destination),
         departure: text(l.departure),
@@ -115,10 +116,22 @@ export const createOfferInterner = (limit = 20_000): OfferInterner => {
       }),
     );
 
-  const seller = (s: Seller): Seller => once(s, () => share({ kind: s.kind, id: text(s.id), name: text(s.name), site: text(s.site), url: text(s.url) }));
+  const seller = (s: Seller): Seller =>
+    once(s, () => share({ kind: s.kind, id: text(s.id), name: text(s.name), site: text(s.site), url: text(s.url), cashChildPoints: s.cashChildPoints }));
+
+  const listed = (l: ListedFare): ListedFare => once(l, () => share({ fare: money(l.fare), boarding: maybeMoney(l.boarding) }));
 
   const fare = (f: PassengerFare): PassengerFare =>
-    once(f, () => share({ type: f.type, count: f.count, base: money(f.base), taxes: money(f.taxes), serviceFee: maybeMoney(f.serviceFee) }));
+    once(f, () =>
+      share({
+        type: f.type,
+        count: f.count,
+        base: money(f.base),
+        taxes: money(f.taxes),
+        serviceFee: maybeMoney(f.serviceFee),
+        listed: f.listed === undefined ? undefined : listed(f.listed),
+      }),
+    );
 
   const discount = (d: SellerDiscount): SellerDiscount => once(d, () => share({ percent: d.percent, amount: money(d.amount) }));
 
@@ -127,7 +140,14 @@ export const createOfferInterner = (limit = 20_000): OfferInterner => {
 
   const baggage = (b: Baggage): Baggage =>
     once(b, () =>
-      share({ checked: b.checked, checkedText: text(b.checkedText), cabin: b.cabin, cabinText: text(b.cabinText) }),
+      share({
+        checked: b.checked,
+        checkedText: text(b.checkedText),
+        cabin: b.cabin,
+        cabinText: text(b.cabinText),
+        bagCount: b.bagCount,
+        includedCount: b.includedCount,
+      }),
     );
 
   return {

@@ -71,8 +71,10 @@ const withTaxes = (main: Offer, taxes: number) => {
  */
 const optionMoney = (main: Offer, total: number): { readonly fare: number; readonly fee: number } => {
   const boarding = Math.min(boardingTaxesOf(main), total);
+  // A percentage the main offer is not charged (an award fare's) is not charged on its options either.
+  const charged = main.discount !== undefined && main.discount.amount.amount !== 0;
   const keep = 1 - (main.discount?.percent ?? 0) / 100;
-  if (!main.discount || keep <= 0) {
+  if (!charged || keep <= 0) {
     const taxes = Math.min(main.taxes.amount, total);
     return { fare: total - taxes, fee: 0 };
   }
@@ -101,7 +103,8 @@ export const fareOptionOffers = (main: Offer, tarifas: readonly (UpstreamTarifa 
     const seller = url !== "" ? { ...main.seller, url } : main.seller;
     const token = t.Token?.trim() || (main.fareToken ? `${main.fareToken}:opcao${k + 1}` : undefined);
     const { fareFamily: _mainFamily, discount: _mainAmount, ...flight } = main;
-    const discount = fee === 0 || !main.discount ? undefined : { percent: main.discount.percent, amount: { amount: -fee, currency } };
+    // Options of an award offer keep its uncharged percentage, as their main offer does.
+    const discount = fee !== 0 && main.discount ? { percent: main.discount.percent, amount: { amount: -fee, currency } } : main.discount?.amount.amount === 0 ? main.discount : undefined;
     return [
       {
         ...flight,

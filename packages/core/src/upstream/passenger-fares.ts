@@ -83,6 +83,6 @@ export const withServiceFee = (fares: readonly PassengerFare[], fee: number): Pa
     // One literal: `{ ...f, serviceFee }` would make an object of the slow (dictionary) kind, several times larger.
     return each === 0
       ? f
-      : { type: f.type, count: f.count, base: f.base, taxes: { amount: f.taxes.amount + each, currency }, serviceFee: { amount: each, currency } };
+      : { type: f.type, count: f.count, base: f.base, taxes: { amount: f.taxes.amount + each, currency }, serviceFee: { amount: each, currency }, listed: f.listed };
   });
 };

@@ -20,7 +20,7 @@ import {
   type ResultView,
 } from "../query/result-view.js";
 import { mergedOrder, mergedSize } from "./merged-order.js";
-import { roundTripPairs, type RoundTripPair } from "./round-trip.js";
+import { filterPair, roundTripPairs, type RoundTripPair } from "./round-trip.js";
 import { byDeparture, groupOffers } from "./select.js";
 import type { GroupCounts, MetaView, PageView, PriceGroupView } from "./views.js";
 
@@ -37,12 +37,15 @@ export interface ModeAPage {
 const pageOf = (totalItems: number, page: number, pageSize: number): PageView => ({
   currentPage: page,
   pageSize,
-  totalPages: Math.ceil(totalItems / pageSize),
+  totalPages: pageSize > 0 ? Math.ceil(totalItems / pageSize) : 0,
   totalItems,
 });
 
-/** The size of the one page that holds every group (at least 1, as `pagination.pageSize` must be). */
-const sizeOf = (pageSize: number | "all", totalItems: number): number => (pageSize === "all" ? Math.max(1, totalItems) : pageSize);
+/**
+ * The page size asked, or, for the one page that holds every group, the number of groups: 0 while there is
+ * none (with `totalPages` 0, as an empty result of any page size), never a size of 1 that no page has.
+ */
+const sizeOf = (pageSize: number | "all", totalItems: number): number => (pageSize === "all" ? totalItems : pageSize);
 
 /** The members of a group that pass the itinerary filters, by departure; empty when none does. */
 const matchingMembers = (s: SearchSnapshot, g: Group, f: ResultFilters): Offer[] => {
@@ -170,18 +173,12 @@ const viewPairs = (s: SearchSnapshot, view: ResultView, airports: AirportDirecto
   if (cached) return cached;
   const f = view.filters;
   const all = roundTripPairs(s, airports);
+  const accept = (o: Offer) => itineraryMatches(f, o);
   const kept: RoundTripPair[] = hasFilters(f)
-    ? all
-        .map((p): RoundTripPair | undefined => {
-          if (!groupValuesMatch(f, p.carrier.iata, p.cash) || !priceMatches(f, p.price)) return undefined;
-          // Only combinations whose both halves pass, so what is listed still combines at the group's price.
-          const combos = p.combos.filter(([o, r]) => itineraryMatches(f, o) && itineraryMatches(f, r));
-          if (combos.length === 0) return undefined;
-          const outIds = new Set(combos.map(([o]) => o.id));
-          const backIds = new Set(combos.map(([, r]) => r.id));
-          return { ...p, combos, outbound: p.outbound.filter((o) => outIds.has(o.id)), inbound: p.inbound.filter((r) => backIds.has(r.id)) };
-        })
-        .filter((p): p is RoundTripPair => p !== undefined)
+    ? all.flatMap((p) =>
+        // Only alternatives that pass and still combine at the group's price with one that passes the other way.
+        groupValuesMatch(f, p.carrier.iata, p.cash) && priceMatches(f, p.price) ? (filterPair(p, accept) ?? []) : [],
+      )
     : all.slice();
   kept.sort(pairOrder(view.sort));
   if (!byView) pairsCache.set(s, (byView = new Map()));
@@ -285,7 +282,7 @@ export const modeAPage = (
     validatingCarrier: p.carrier,
     outbound: p.outbound,
     inbound: p.inbound,
-    pricedBy: p.combos[0],
+    pricedBy: p.pricedBy,
     passengers,
   }));
   const meta = metaOf(s, airports, roundTripPairs(s, airports).length, () => roundTripCounts(s, airports));

@@ -57,13 +57,13 @@ describe("toWireComparison", () => {
     expect([wire.Nome, wire.Site, wire.UrlPesquisa]).toEqual(["VOAJA", "voaja.example", "https://voaja.example/reserva?voo=1"]);
   });
 
-  it("writes the flights with numbers, times, the connection wait and the total time", () => {
+  it("writes the flights with numbers, times, the connection wait (on the flight before it, as real answers do) and the total time", () => {
     expect(wire.Voos.map((v) => [v.Numero, v.Origem, v.Destino, v.Tempo, v.TempoEspera, v.Duracao])).toEqual([
-      ["G3-1234", "CNF", "BSB", "01:30", "", 90],
-      ["G3-1500", "BSB", "GIG", "01:35", "01:20", 95],
+      ["G3-1234", "CNF", "BSB", "01:30", "01h 20m", 90],
+      ["G3-1500", "BSB", "GIG", "01:35", null, 95],
     ]);
     expect([wire.FlightCode, wire.TempoTotalStr, wire.Duracao, wire.Saida, wire.Chegada]).toEqual([
-      "G31234/G31500",
+      "G31234G31500",
       "04h 25m",
       265,
       "2025-08-12T14:10:00",

@@ -61,13 +61,14 @@ describe("Livelo (34) and Interline (1200)", () => {
   it("reads a Livelo award seat with no airline price and the upstream's boarding fee, and writes them as sent", () => {
     const [o] = offersOf(envelopeB([liveloAward]));
     expect(o).toMatchObject({ airlineId: 34, miles: { programme: "Livelo", pointsAdult: 11_200 }, airlinePrice: { amount: 0 } });
-    expect(o?.discount).toBeUndefined();
+    // The +25 % is not charged on an award fare: nothing off or on, the percentage kept to be written back.
+    expect(o?.discount).toEqual({ percent: -25, amount: { amount: 0, currency: "BRL" } });
     expect([o?.total.amount, o?.taxes.amount, boardingTaxesOf(o!), savingPercent(o!)]).toEqual([50_767, 8_155, 8_155, 0]);
     const wire = toWireSingleAirlineOffer(o!, { adults: 1, children: 0, infants: 0 });
     expect(ModeBOfferSchema.parse(wire)).toEqual(wire);
     // Never an airline price the upstream did not give (the offer's own fare would read 451.12), never 56.55.
     expect(wire).toMatchObject({ ValorAdultoNaCia: 0, PercentualEconomia: 0, ValorAdulto: 426.12, ValorTotalTaxas: 81.55, ValorTotalComTaxa: 507.67 });
-    expect(wire.Taxas.Embarque).toBe(81.55);
+    expect([wire.Taxas.Embarque, wire.Taxas.Servico]).toEqual([81.55, 25]);
     const group = toWireFlight({ id: "g", airlineId: 34, validatingCarrier: o!.validatingCarrier, outbound: [o!], passengers: { adults: 1, children: 0, infants: 0 } });
     expect(group.fareGroup).toMatchObject({ priceWithTax: 507.67, priceInCompany: 0, percentualEconomia: 0 });
   });

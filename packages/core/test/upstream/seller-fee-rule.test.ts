@@ -123,18 +123,19 @@ const golAward = offerB({
 describe("an award fare with a percentage the upstream does not apply (GOL, Servico -5)", () => {
   const offer = only(envelopeB([golAward]));
 
-  it("carries no discount, its taxes are the boarding fees, and its saving is the upstream's 4.19 %", () => {
+  it("is charged no discount (its percentage kept, taking nothing off), its taxes are the boarding fees, and its saving is the upstream's 4.19 %", () => {
     expect(offer.miles?.pointsAdult).toBe(56_000);
-    expect(offer.discount).toBeUndefined();
+    expect(offer.discount).toEqual({ percent: 5, amount: { amount: 0, currency: "BRL" } });
+    expect(offer.fares.every((f) => f.serviceFee === undefined)).toBe(true);
     expect([offer.taxes.amount, boardingTaxesOf(offer), offer.airlinePrice.amount]).toEqual([3_356, 3_356, 114_570]);
     expect(savingPercent(offer)).toBeCloseTo(4.19, 2);
     expect(savingPercent(offer)).toBeCloseTo(golAward.PercentualEconomia as number, 10);
   });
 
-  it("writes Mode B and Mode A with the upstream's figures", () => {
+  it("writes Mode B and Mode A with the upstream's figures, its Servico -5 as the upstream wrote it", () => {
     const b = toWireSingleAirlineOffer(offer, ONE_ADULT);
     expect(ModeBOfferSchema.parse(b)).toEqual(b);
-    expect(b.Taxas).toMatchObject({ Embarque: 33.56, Servico: 0 });
+    expect(b.Taxas).toMatchObject({ Embarque: 33.56, Servico: -5 });
     expect(b).toMatchObject({ ValorAdultoNaCia: 1112.14, ValorTotalTaxas: 33.56, ValorTotalComTaxa: 1097.7, ValorTxServico: 0 });
     expect(b.PercentualEconomia).toBeCloseTo(golAward.PercentualEconomia as number, 10);
     const a = modeA(offer);

@@ -43,27 +43,38 @@ const caseArb = fc.constantFrom("2026-12-20", "2026-12-23").chain((back) =>
 const minutes = (t: string) => Date.parse(`${t.slice(0, 16)}:00Z`) / 60_000;
 
 describe("round-trip price groups (properties)", () => {
-  it("group count is bounded by outbound x return options; every group's price is an outbound plus a return that combine", () => {
+  it("group count is bounded by outbound x return offers; every alternative listed combines with one listed the other way at the group's price; every fare that combines is listed", () => {
     fc.assert(
       fc.property(caseArb, ({ back, outs, backs }) => {
         const query: SearchQuery = { ...queryA, returnDate: back };
         const s = reduce(initialSnapshot(query, [{ id: "s", name: "S" }]), { type: "batch", sourceId: "s", offers: [...outs, ...backs] });
         const pairs = roundTripPairs(s, airports);
-        const options = (list: readonly Offer[]) => new Set(list.map((o) => `${o.seller.id}|${o.miles ? "M" : "C"}|${o.flightKey}`)).size;
-        expect(pairs.length).toBeLessThanOrEqual(options(outs) * options(backs));
+        const distinct = (list: readonly Offer[]) => new Set(list.map((o) => o.id)).size;
+        expect(pairs.length).toBeLessThanOrEqual(distinct(outs) * distinct(backs));
         const limit = maxPlausibleMinutes(airports, "CNF", "SDU")!;
+        const combine = (o: Offer, r: Offer) =>
+          o.seller.id === r.seller.id &&
+          (o.miles === undefined) === (r.miles === undefined) &&
+          o.validatingCarrier.iata === r.validatingCarrier.iata &&
+          minutes(r.itinerary.departure) >= minutes(o.itinerary.arrival) + MIN_STAY_MINUTES &&
+          Math.max(o.itinerary.durationMinutes, r.itinerary.durationMinutes) <= limit;
         for (const p of pairs) {
-          expect(p.combos.length).toBeGreaterThan(0);
-          for (const [o, r] of p.combos) {
-            expect(o.total.amount + r.total.amount).toBe(p.price);
-            expect(o.seller.id).toBe(r.seller.id);
-            expect(o.miles === undefined).toBe(r.miles === undefined);
-            expect(minutes(r.itinerary.departure)).toBeGreaterThanOrEqual(minutes(o.itinerary.arrival) + MIN_STAY_MINUTES);
-            expect(Math.max(o.itinerary.durationMinutes, r.itinerary.durationMinutes)).toBeLessThanOrEqual(limit);
-          }
+          const [po, pr] = p.pricedBy;
+          expect(po.total.amount + pr.total.amount).toBe(p.price);
+          expect(combine(po, pr)).toBe(true);
           // Everything listed combines at the price, in both directions.
-          expect(new Set(p.outbound.map((o) => o.id))).toEqual(new Set(p.combos.map(([o]) => o.id)));
-          expect(new Set(p.inbound.map((o) => o.id))).toEqual(new Set(p.combos.map(([, r]) => r.id)));
+          for (const o of p.outbound) expect(p.inbound.some((r) => combine(o, r) && o.total.amount + r.total.amount === p.price)).toBe(true);
+          for (const r of p.inbound) expect(p.outbound.some((o) => combine(o, r) && o.total.amount + r.total.amount === p.price)).toBe(true);
+          expect(new Set(p.outbound.map((o) => o.itinerary.stops > 1 ? 2 : o.itinerary.stops))).toEqual(new Set([p.outboundStops]));
+        }
+        // Every fare of every flight that combines with a return is in the group of that combination (not only each flight's cheapest).
+        const current = [...s.offers.values()];
+        const shown = new Map(pairs.map((p) => [p.id, p]));
+        for (const o of current.filter((x) => x.itinerary.direction === "outbound")) {
+          for (const r of current.filter((x) => x.itinerary.direction === "return" && combine(o, x))) {
+            const p = [...shown.values()].find((g) => g.price === o.total.amount + r.total.amount && g.outbound.includes(o) && g.inbound.includes(r));
+            expect(p).toBeDefined();
+          }
         }
         const all = modeAPage(s, 1, "all", airports);
         expect(all.pagination.totalItems).toBe(pairs.length);

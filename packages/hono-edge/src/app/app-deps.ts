@@ -1,4 +1,5 @@
 import type { AirportDirectory, SearchSource } from "@voar/core";
+import type { LoginState } from "@voar/http-adapter/fetch";
 import { airports as coreAirports } from "@voar/core/airports";
 import { systemClock, type Clock } from "../clock.js";
 import { ConfigError } from "../config/load-config.js";
@@ -74,10 +75,16 @@ export interface AppDeps {
    * Default: none, and no such route (the Node entry serves it here, or on `metrics.port` without a key).
    */
   readonly metricsExposition?: MetricsExposition | undefined;
+  /**
+   * Where the upstream's logins stand (`upstreamSourcesFor(...).login`): `/ready` says so, and answers 503
+   * while the upstream refuses the configured credentials. Default: none (no upstream).
+   */
+  readonly upstreamLogin?: (() => LoginState) | undefined;
 }
 
 /** {@link AppDeps} with every default filled in. */
-export type ResolvedDeps = { readonly [K in Exclude<keyof AppDeps, "signal" | "clientAddress" | "docsAssets" | "load" | "metricsExposition">]-?: NonNullable<AppDeps[K]> } & {
+export type ResolvedDeps = { readonly [K in Exclude<keyof AppDeps, "signal" | "clientAddress" | "docsAssets" | "load" | "metricsExposition" | "upstreamLogin">]-?: NonNullable<AppDeps[K]> } & {
+  readonly upstreamLogin: (() => LoginState) | undefined;
   readonly metricsExposition: MetricsExposition | undefined;
   readonly signal: AbortSignal | undefined;
   readonly load: LoadSignal | undefined;
@@ -123,5 +130,6 @@ export const resolveDeps = (deps: AppDeps): ResolvedDeps => {
     load: deps.load,
     metrics: deps.metrics ?? noopMetrics,
     metricsExposition: deps.metricsExposition,
+    upstreamLogin: deps.upstreamLogin,
   };
 };

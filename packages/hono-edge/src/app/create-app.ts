@@ -21,6 +21,7 @@ import { tokenHandler } from "../routes/token-route.js";
 import { createLoginGuard } from "../limits/login-guard.js";
 import { SearchHub } from "../search/search-hub.js";
 import { Admission } from "../limits/admission.js";
+import { loginReadiness } from "../sources/upstream-login.js";
 import type { AppEnv } from "./app-env.js";
 import { resolveDeps, type AppDeps } from "./app-deps.js";
 
@@ -43,7 +44,7 @@ const respondError = (c: Context<AppEnv>, e: ServiceError) => {
  *
  * @example
  * const app = createApp({ config: defineConfig({ apiKeys: [{ name: "demo", key: "demo-key-0123456789" }] }), sources: createSimulator().sources });
- * const res = await app.request("/api/ConsultaAereo/Consultar", { method: "POST", headers: { Authorization: "Bearer demo-key-0123456789" }, body: JSON.stringify({ Origem: "CNF", Destino: "GRU", Ida: "2026-05-10" }) });
+ * const res = await app.request("/api/ConsultaAereo/Consultar", { method: "POST", headers: { Authorization: "Bearer demo-key-0123456789" }, body: JSON.stringify({ Origem: "CNF", Destino: "GRU", Ida: resolveRelativeDate("+30") }) });
  */
 export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   const d = resolveDeps(deps);
@@ -149,7 +150,10 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     if (!(await hub.ready())) return c.json({ status: "unavailable" as const, store: "unreachable" as const }, 503, { "Retry-After": "1" });
     const load = admission?.state();
     if (load?.overloaded) return c.json({ status: "overloaded" as const, loopDelayMs: load.loopDelayMs }, 503, { "Retry-After": String(admission!.retryAfterSeconds) });
-    return c.json({ status: "ready" as const });
+    // The upstream refusing the configured credentials is the deployment's configuration: not ready (a rollout stops).
+    const login = d.upstreamLogin ? loginReadiness(d.upstreamLogin()) : { ready: true };
+    if (!login.ready) return c.json({ status: "misconfigured" as const, upstream: login.upstream }, 503);
+    return c.json({ status: "ready" as const, ...(login.upstream ? { upstream: login.upstream } : {}) });
   });
 
   const exposition = d.metricsExposition;

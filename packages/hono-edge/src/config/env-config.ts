@@ -129,6 +129,7 @@ export const ENV_VARS: Readonly<Record<string, EnvVar>> = {
   VOAR_UPSTREAM_TOKEN: { path: ["upstream", "token"], parse: (t) => ({ value: t.trim() }) },
   VOAR_UPSTREAM_USERNAME: { path: ["upstream", "username"], parse: (t) => ({ value: t.trim() }) },
   VOAR_UPSTREAM_PASSWORD: { path: ["upstream", "password"], parse: (t) => ({ value: t }) },
+  VOAR_UPSTREAM_STRATEGY: { path: ["upstream", "strategy"], parse: (t) => ({ value: t.trim() }) },
   VOAR_UPSTREAM_BREAKER_ENABLED: { path: ["upstream", "breaker", "enabled"], parse: boolean },
   VOAR_UPSTREAM_BREAKER_FAILURE_THRESHOLD: { path: ["upstream", "breaker", "failureThreshold"], parse: number },
   VOAR_UPSTREAM_BREAKER_COOLDOWN_MS: { path: ["upstream", "breaker", "cooldownMs"], parse: number },

@@ -3,17 +3,9 @@ import { ConfigError, loadConfig } from "../config/load-config.js";
 import type { ServiceConfig } from "../config/config-schema.js";
 import type { SimulatorIdentity } from "../config/deployment-fingerprint.js";
 
-/** Variables a runtime entry reads besides the service's own `VOAR_*` settings (see `ENV_VARS`). */
-export const ENTRY_VARS = {
-  /** Port to listen on (Deno, Bun); 0 picks a free one. Default 8787. */
-  port: "VOAR_PORT",
-  /** Address to listen on (Deno, Bun). Default 0.0.0.0. */
-  hostname: "VOAR_HOSTNAME",
-  /** Latency of every simulated source, in ms (default: the simulator's, 0.3 s to 2.5 s per source). */
-  simulatorLatencyMs: "VOAR_SIMULATOR_LATENCY_MS",
-  /** Seed of the simulator (default 42). */
-  simulatorSeed: "VOAR_SIMULATOR_SEED",
-} as const;
+import { ENTRY_VARS } from "../config/entry-vars.js";
+
+export { ENTRY_VARS };
 
 type Env = Readonly<Record<string, unknown>>;
 

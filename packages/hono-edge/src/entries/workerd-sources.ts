@@ -1,6 +1,6 @@
 import type { SearchSource } from "@voar/core";
 // The fetch build only: the Worker's bundle carries neither undici nor `node:*`.
-import { createFanOutSources, createUpstreamSource } from "@voar/http-adapter/fetch";
+import { createFanOutSources, createUpstreamSource, memoryBreakerStore, memoryLoginStore } from "@voar/http-adapter/fetch";
 import { systemClock } from "../clock.js";
 import { upstreamCacheOf } from "../config/deploy-schema.js";
 import { deploymentFingerprint } from "../config/deployment-fingerprint.js";
@@ -60,7 +60,7 @@ export const sourcesFor = (env: Readonly<Record<string, unknown>>): WorkerSource
   const logger = jsonLinesLogger();
   const direct = upstreamSourcesFor(
     upstream,
-    { createFanOutSources, createUpstreamSource },
+    { createFanOutSources, createUpstreamSource, memoryBreakerStore, memoryLoginStore },
     {
       ...(namespace && deployment ? { breakerStore: durableBreakerStore({ namespace, deployment, logger }) } : {}),
       onBreakerStateChange: (sourceId, state) => logger.log({ level: state === "open" ? "warn" : "info", msg: "upstream.breaker", sourceId, state }),

@@ -73,7 +73,7 @@ const UNSUPPORTED_MEDIA_TYPE: Json = {
 const LEGACY_CLIENTS =
   "Clientes legados (chave ou agência configurada com compat legacy): toda resposta tem HTTP 200, falhas também " +
   `(Success false, mesmo envelope; o status real vai no cabeçalho ${REAL_STATUS_HEADER}), exceto 401 de credencial inválida; ` +
-  'números como texto ("1") são aceitos, Ida e Volta com hora sem fuso ("2026-12-20T00:00:00"), Volta "0001-01-01" significa só ida, ' +
+  'números como texto ("1") são aceitos, Ida e Volta com hora sem fuso ("YYYY-MM-DDT00:00:00"), Volta "0001-01-01" significa só ida, ' +
   "e sem NumeroPagina nem QuantidadePorPagina a resposta traz todos os grupos de preço numa página só.\n\n" +
   "Filtros e Ordenacao (Modo A, opcionais, também numa consulta por Token): aplicados a todo o resultado, não só à página; " +
   "pagination conta os grupos que passam, meta.Contagens dá os grupos por valor de filtro sobre todo o resultado, " +

@@ -19,3 +19,4 @@ export type { RedisClient } from "./topology/open-client.js";
 export type { StoreGuard } from "./store-guard.js";
 export { redisBreakerStore, type RedisBreakerStoreOptions } from "./redis-breaker-store.js";
 export { redisPaganteSettings, type RedisPaganteSettings, type RedisPaganteSettingsOptions } from "./redis-pagante-settings.js";
+export { redisLoginStore, type RedisLoginStoreOptions } from "./redis-login-store.js";

@@ -6,6 +6,7 @@ import type { SearchEnd, ServiceMetrics } from "../telemetry/service-metrics.js"
 import { context, SpanStatusCode, trace, tracer, type Context as TraceContext } from "../telemetry/tracing.js";
 import { changedOffers, rejoinWindowMs, type SearchChange } from "./search-change.js";
 import type { SearchRecord, SessionStore } from "./session-store.js";
+import { rejoinWithinValidity } from "./offer-validity.js";
 import { createStoreSync, type SyncOutcome } from "./store-sync.js";
 
 export type { TraceContext };
@@ -25,7 +26,7 @@ export interface RunSearchOptions {
   readonly deadlineMs: number;
   readonly timeoutMs?: number | undefined;
   readonly maxAttempts?: number | undefined;
-  /** How long a completed search with retryable source failures is shared with new requests (see `rejoinWindowMs`). */
+  /** How long a completed search with retryable source failures is shared with new requests (see `rejoinWindowMs`; never past its offers' validity). */
   readonly failedTtlMs: number;
   readonly logger: Logger;
   /** Counts how the search ended and each source's answer (offers, time since this run started) and failures. */
@@ -132,7 +133,7 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
   const writer = createStoreSync({ record: o.record, store: o.store, owner: o.owner, leaseMs: o.leaseMs, logger, wholeState, end, ended: () => ended, appended });
 
   const record = (step: SearchChange) => {
-    const window = step.completed ? rejoinWindowMs(step.sources, o.failedTtlMs) : undefined;
+    const window = step.completed ? rejoinWithinValidity(rejoinWindowMs(step.sources, o.failedTtlMs), [...o.base.offers.values(), ...seen.values()], now()) : undefined;
     writer.push(window === undefined ? step : { ...step, rejoinMs: window });
   };
 

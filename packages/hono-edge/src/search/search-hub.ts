@@ -4,12 +4,13 @@ import { loggerInTrace } from "../logging/logger.js";
 import { runSearch, type RunningSearch, type TraceContext } from "./run-search.js";
 import { applyChanges, emptySnapshotOf, secondsUntilRejoinEnds } from "./search-change.js";
 import { searchKey } from "./search-key.js";
+import { holdsExpiredOffer } from "./offer-validity.js";
 import { SnapshotCache } from "./snapshot-cache.js";
 import { SessionCapacityReached, type OpenResult, type SearchRecord, type Unwatch } from "./session-store.js";
 import { StoreAvailability } from "./store-availability.js";
 import { watchSearch, type SearchUpdate } from "./watch-search.js";
 import type { SearchHubOptions } from "./search-hub-options.js";
-export type { SearchHubOptions } from "./search-hub-options.js";
+export type { SearchHubOptions };
 
 /**
  * The searches of one instance, over the session store: starts a search or joins the one already running
@@ -93,7 +94,7 @@ export class SearchHub {
     return secondsUntilRejoinEnds(record, s, Math.min(this.o.failedTtlMs, this.o.ttlMs), this.o.clock.now());
   }
 
-  /** A live search of the tenant by id; undefined when unknown, expired or another tenant's. */
+  /** A live search of the tenant by id; undefined when unknown, expired (or its offers are), or another tenant's. */
   async find(tenant: string, id: string): Promise<SearchRecord | undefined> {
     let record = await this.o.store.get(id);
     const run = this.running.get(id);
@@ -106,6 +107,7 @@ export class SearchHub {
     // "expired" yet, but "try again in a moment" (retryable); after it, gone for good.
     if (!record && this.availability.recovering()) throw new StoreUnavailable("the store is recovering its searches");
     if (!record || record.tenant !== tenant) return undefined;
+    if (record.completed && holdsExpiredOffer(await this.snapshot(record), this.o.clock.now())) return undefined; // searched again: no stale price
     await this.ensureRunning(record);
     return record;
   }
@@ -152,10 +154,7 @@ export class SearchHub {
 
   private start(record: SearchRecord, base: SearchSnapshot, sources: readonly SearchSource[], trace?: TraceContext): void {
     const run = runSearch({
-      trace,
-      record,
-      base,
-      sources,
+      trace, record, base, sources,
       store: this.o.store,
       owner: this.o.instanceId,
       leaseMs: this.o.leaseMs,

@@ -4,7 +4,7 @@
  * imported here, so the module stays runtime-neutral and the caller chooses (and loads) the adapter.
  */
 import type { SearchQuery, SearchSource } from "@voar/core";
-import type { BreakerState, BreakerStore, FanOutIdentity, UpstreamExchange, UpstreamOptions, UpstreamSource, UpstreamSourceIdentity } from "@voar/http-adapter/fetch";
+import type { BreakerState, BreakerStore, FanOutIdentity, LoginState, LoginStore, UpstreamExchange, UpstreamOptions, UpstreamSource, UpstreamSourceIdentity } from "@voar/http-adapter/fetch";
 import type { ServiceMetrics } from "../telemetry/service-metrics.js";
 import { upstreamCacheOf, upstreamCredentials, UPSTREAM_AIRLINE_IDS, type UpstreamConfig } from "../config/deploy-schema.js";
 
@@ -12,12 +12,22 @@ import { upstreamCacheOf, upstreamCredentials, UPSTREAM_AIRLINE_IDS, type Upstre
 export interface UpstreamAdapter {
   readonly createFanOutSources: (options: UpstreamOptions & FanOutIdentity) => UpstreamSource[];
   readonly createUpstreamSource: (options: UpstreamOptions & UpstreamSourceIdentity) => UpstreamSource;
+  /** The in-process stores, shared by the airlines' and the comparison's sources when no shared store is given. */
+  readonly memoryBreakerStore?: (() => BreakerStore) | undefined;
+  readonly memoryLoginStore?: (() => LoginStore) | undefined;
 }
 
 /** The sources of one upstream, and how to let their connections go. */
 export interface UpstreamSources {
   /** One source per allowed airline (`upstream:latam`...), then the OTA comparison (`upstream:otas`) if enabled. */
   readonly sources: readonly SearchSource[];
+  /** Where the upstream's logins stand (for `/ready`: `createApp({ upstreamLogin })`). */
+  readonly login: () => LoginState;
+  /**
+   * Logs in now (or takes the token another instance holds), so that `/ready` tells a refused credential
+   * before the first search does. Never rejects: the outcome is the login's state.
+   */
+  warmUp(signal: AbortSignal): Promise<void>;
   /** Closes the adapter's connections (after the app stopped its searches). */
   close(): Promise<void>;
 }
@@ -30,6 +40,15 @@ export interface UpstreamProtectionDeps {
   readonly onBreakerStateChange?: ((sourceId: string, state: BreakerState) => void) | undefined;
   /** Counts and times every HTTP exchange with the upstream (`voar_upstream_requests_total`). */
   readonly metrics?: ServiceMetrics | undefined;
+  /** Where the upstream's token and the claim on its next login live: shared by the instances (`redisLoginStore`) or, by default, in this process. */
+  readonly loginStore?: LoginStore | undefined;
+  /** Told when the logins' state changes (failing, credentials refused, ok again), e.g. to log it. */
+  readonly onLoginStateChange?: ((state: LoginState) => void) | undefined;
+  /**
+   * The engine's inactivity timeout of a source (`search.sourceTimeoutMs`): while the adapter waits between
+   * polls by choice, its sources tell the engine they are alive well within it. Default 20 000 ms.
+   */
+  readonly sourceTimeoutMs?: number | undefined;
 }
 
 /** The adapter's breaker and budget options from `upstream.breaker` and `upstream.budget`. */
@@ -50,12 +69,21 @@ const protectionOf = (upstream: UpstreamConfig, deps: UpstreamProtectionDeps): P
   budget: upstream.budget.enabled && { maxRequestsPerSearch: upstream.budget.requestsPerSearch, requestsPerSource: upstream.budget.requestsPerSource },
 });
 
+const rank = { ok: 0, failing: 1, refused: 2 } as const;
+/** The worse of two sessions' states (a refused credential over a failing `/Token` over ok). */
+const worst = (a: LoginState | undefined, b: LoginState | undefined): LoginState => {
+  const x = a ?? { state: "ok" };
+  const y = b ?? { state: "ok" };
+  return rank[y.state] > rank[x.state] ? y : x;
+};
+
 /** Id of the source that asks the upstream's own OTA comparison (Companhia 1300) for Mode B. */
 export const UPSTREAM_OTAS_SOURCE_ID = "upstream:otas";
 
 /**
- * The upstream as sources: the fan-out (one source per allowed airline, so each airline's progress shows
- * and an airline the account may not search is never asked) for Mode A and single-airline searches, and
+ * The upstream as sources: one source per allowed airline (each airline's progress shows; in Mode A they follow
+ * one all-airlines upstream search, or one search each with `upstream.strategy: "fan-out"`) for Mode A and
+ * single-airline searches, and
  * one source asking the upstream's OTA comparison for Mode B (unless `otas` is false). Each source has its
  * breaker (`upstream.breaker`), in `deps.breakerStore` when given (Redis, shared by the instances); each
  * search a budget of upstream requests (`upstream.budget`). With `deps.metrics`, every HTTP exchange with
@@ -66,7 +94,9 @@ export const UPSTREAM_OTAS_SOURCE_ID = "upstream:otas";
  * const app = createApp({ config, sources: upstream.sources });
  * // at shutdown, after the app's searches stopped: await upstream.close();
  */
-export const upstreamSourcesFor = (upstream: UpstreamConfig, adapter: UpstreamAdapter, deps: UpstreamProtectionDeps = {}): UpstreamSources => {
+export const upstreamSourcesFor = (upstream: UpstreamConfig, adapter: UpstreamAdapter, given: UpstreamProtectionDeps = {}): UpstreamSources => {
+  // One breaker store and one login store for the airlines and the comparison: one account, one login.
+  const deps = { ...given, breakerStore: given.breakerStore ?? adapter.memoryBreakerStore?.(), loginStore: given.loginStore ?? adapter.memoryLoginStore?.() };
   const metrics = deps.metrics;
   const common: UpstreamOptions = {
     ...protectionOf(upstream, deps),
@@ -74,15 +104,23 @@ export const upstreamSourcesFor = (upstream: UpstreamConfig, adapter: UpstreamAd
     // Every exchange counted and timed by route and outcome (`voar_upstream_requests_total`).
     ...(metrics ? { observer: (x: UpstreamExchange) => metrics.upstreamRequest(x.route, x.outcome, x.durationMs / 1_000) } : {}),
     credentials: upstreamCredentials(upstream),
+    login: { store: deps.loginStore, onStateChange: deps.onLoginStateChange },
+    // A rest between polls is told to the engine at least four times within its inactivity timeout.
+    polling: { heartbeatMs: Math.max(100, Math.min(5_000, Math.floor((deps.sourceTimeoutMs ?? 20_000) / 4))) },
     ...(upstream.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: upstream.requestTimeoutMs }),
-    // An offer is current for as long as the cache serves its answer fresh.
-    offerValidityMs: upstreamCacheOf(upstream).freshMs,
+    // An offer is current for as long as the cache may serve its answer (fresh, then stale while refreshed).
+    offerValidityMs: upstreamCacheOf(upstream).freshMs + upstreamCacheOf(upstream).staleMs,
   };
-  const airlines = adapter.createFanOutSources({ ...common, airlines: upstream.airlines ?? UPSTREAM_AIRLINE_IDS });
+  const airlines = adapter.createFanOutSources({ ...common, airlines: upstream.airlines ?? UPSTREAM_AIRLINE_IDS, strategy: upstream.strategy });
   const otas = upstream.otas ? adapter.createUpstreamSource({ ...common, id: UPSTREAM_OTAS_SOURCE_ID, name: "OTAs do fornecedor" }) : undefined;
   const comparison: SearchSource[] = otas ? [{ ...otas, kind: "ota", serves: (q: SearchQuery) => q.mode.kind === "ota-comparison" }] : [];
   return {
     sources: [...airlines, ...comparison],
+    // The airlines share one session, the comparison has its own (sharing the token through the login store).
+    login: () => worst(airlines[0]?.session.state, otas?.session.state),
+    warmUp: async (signal) => {
+      await airlines[0]?.session.bearer(signal).catch(() => undefined);
+    },
     close: async () => {
       // The fan-out's sources share one session and pool: closing one closes it.
       await Promise.all([airlines[0]?.close(), otas?.close()]);

@@ -3,9 +3,8 @@ import path from "node:path";
 import { DCLinter } from "dclint";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { ENV_VARS } from "../../src/config/env-config.js";
 import { loadConfig } from "../../src/config/load-config.js";
-import { ENTRY_VARS } from "../../src/entries/entry-env.js";
+import { knownVariables } from "../../src/config/unknown-variables.js";
 import { composeServices, interpolate, REPO_DIR } from "./support/deploy-files.js";
 
 /**
@@ -17,8 +16,8 @@ import { composeServices, interpolate, REPO_DIR } from "./support/deploy-files.j
  */
 
 const FILE = path.join(REPO_DIR, "compose.yaml");
-/** What the Node entry reads besides the configuration's variables. */
-const ENTRY = new Set([...Object.values(ENTRY_VARS), "VOAR_CONFIG_FILE"]);
+/** Every `VOAR_*` variable voar-server reads: the settings' and the entry's own. */
+const KNOWN = new Set(knownVariables());
 
 const services = composeServices();
 const voar = services.filter((s) => s.build !== undefined);
@@ -47,7 +46,7 @@ describe("compose.yaml", () => {
 
   it.each(voar.map((s) => [s.name, s] as const))("%s: every VOAR_* variable is one voar-server reads, and they make a valid configuration", (_, service) => {
     const env = Object.fromEntries(Object.entries(service.environment).map(([k, v]) => [k, interpolate(v, {})]));
-    const unknown = Object.keys(env).filter((k) => k.startsWith("VOAR_") && !(k in ENV_VARS) && !ENTRY.has(k));
+    const unknown = Object.keys(env).filter((k) => k.startsWith("VOAR_") && !KNOWN.has(k));
     expect(unknown).toEqual([]);
     const loaded = loadConfig({ env });
     expect(loaded.ok ? [] : loaded.errors).toEqual([]);

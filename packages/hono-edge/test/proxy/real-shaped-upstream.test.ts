@@ -26,6 +26,7 @@ import { consultar, memoryLogger, testConfig } from "../support/app.js";
 
 /** A Mode B / single-airline offer as both the upstream and we write it (the members compared). */
 interface WireOffer {
+  readonly Token: string;
   readonly IdCia: number;
   readonly PontosAdulto: number;
   readonly ValorTotalComTaxa: number;
@@ -82,15 +83,25 @@ const upstreamFinal = (fixture: Fixture): { Ida: readonly WireOffer[] } => {
 const checkedBags = (o: WireOffer) => (o.BagagensInclusas ?? []).filter((b) => b.Bagagem !== 0).reduce((n, b) => n + b.Quantidade, 0);
 const family = (o: WireOffer) => o.Tarifas?.[0]?.Tipo ?? null;
 
-/**
- * What a buyer compares of an offer: flights, programme, price in points and money, fare family, bags. The
- * seller's site is compared where the upstream names one (single-airline answers send `Site: null`; we
- * write the airline's own site there, the spec's `Site` being a string).
- */
+/** What a buyer compares of an offer: flights, programme, price in points and money, fare family, bags. */
 const buyerView = (o: WireOffer) =>
   [o.Voos.map((v) => v.Numero).join(" "), o.IdCia, o.PontosAdulto, o.ValorTotalComTaxa.toFixed(2), o.ValorAdulto.toFixed(2), o.Taxas.Servico.toFixed(2), family(o), checkedBags(o)].join(" | ");
 
 const sorted = (xs: readonly string[]) => [...xs].sort();
+
+/** The members real answers write their own way (issue 28), by fare token: ours must be the upstream's. */
+const asWritten = (list: readonly WireOffer[]) =>
+  new Map(
+    (list as readonly (WireOffer & Record<string, unknown>)[]).map((o) => [
+      o.Token,
+      {
+        Voos: (o.Voos as readonly Record<string, unknown>[]).map((v) => [v.Numero, v.TempoEspera]),
+        ...Object.fromEntries(["FlightCode", "QntdBagagem", "QtdBagagemInclusa", "PontosCrianca", "Nome", "Site", "UrlPesquisa"].map((k) => [k, o[k]])),
+        TaxaEmbarque: o.Tarifas?.[0] ? (o.Tarifas[0] as Record<string, unknown>).TaxaEmbarque : null,
+        Servico: o.Taxas.Servico,
+      },
+    ]),
+  );
 
 beforeEach(() => vi.useFakeTimers({ now: SCENARIO_EPOCH }));
 afterEach(() => vi.useRealTimers());
@@ -106,7 +117,9 @@ describe("our proxy in front of an upstream answering as the real one (recorded 
     const ours = last.body.Data[0].Ida as unknown as readonly WireOffer[];
     const theirs = upstreamFinal(fixture).Ida;
     expect(sorted(ours.map(buyerView))).toEqual(sorted(theirs.map(buyerView)));
-    expect(ours.every((o) => o.Site === "voegol.com.br")).toBe(true);
+    // Flight numbers, connection waits, bag counts, child points, the seller (none: Nome and Site null) as the upstream wrote them.
+    expect(asWritten(ours)).toEqual(asWritten(theirs));
+    expect(ours.every((o) => o.Site === null)).toBe(true);
     // The same flight at several prices is told apart by its family and bags, as the upstream told it.
     const families = new Set(ours.map(family).filter((f) => f !== null));
     expect(families).toEqual(new Set(["LIGHT", "PLUS", "MAX"]));
@@ -165,7 +178,8 @@ describe("our proxy in front of an upstream answering as the real one (recorded 
     expect(ours.length).toBeGreaterThan(0);
     expect(ours.every((o) => o.IdCia === 34)).toBe(true);
     expect(sorted(ours.map(buyerView))).toEqual(sorted(upstreamFinal(fixture).Ida.map(buyerView)));
-    expect(ours.every((o) => o.Site === "livelo.com.br")).toBe(true);
+    expect(asWritten(ours)).toEqual(asWritten(upstreamFinal(fixture).Ida));
+    expect(ours.every((o) => o.Site === null)).toBe(true);
     expect(last.body.Progresso.Fontes.map((f) => f.Nome)).toEqual([expect.stringMatching(/Livelo/)]);
     await proxy.close();
     upstream.close();

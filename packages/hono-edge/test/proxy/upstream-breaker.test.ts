@@ -28,8 +28,8 @@ const deadUpstream = () =>
     faults: [{ at: 1, through: "end", fault: { kind: "status", status: 500 } }],
   });
 
-const proxyOver = (upstream: FakeUpstream, breaker: { enabled?: boolean } = {}, budget: { requestsPerSearch?: number } = {}) => {
-  const config = testConfig({ upstream: { url: UPSTREAM, ...ACCOUNT, breaker, budget } });
+const proxyOver = (upstream: FakeUpstream, breaker: { enabled?: boolean } = {}, budget: { requestsPerSearch?: number } = {}, strategy: "fan-out" | "one-search" = "fan-out") => {
+  const config = testConfig({ upstream: { url: UPSTREAM, ...ACCOUNT, breaker, budget, strategy } });
   if (!config.upstream) throw new Error("the test configuration has an upstream");
   const states: string[] = [];
   const sources = upstreamSourcesFor(config.upstream, adapterOver(upstream), { onBreakerStateChange: (id, s) => states.push(`${id} ${s}`) });
@@ -92,7 +92,7 @@ describe("the upstream protected by a breaker per airline", () => {
     });
     const proxy = proxyOver(upstream, {}, { requestsPerSearch: 12 });
     const last = await searchToEnd(proxy.app, query(0));
-    expect(upstream.stats.searches).toBe(12);
+    expect(upstream.stats.searches + upstream.stats.logins).toBe(12); // its login included
     const fontes = last.body.Progresso.Fontes;
     expect(fontes).toHaveLength(AIRLINES);
     // The slow airlines are stopped by the budget; one the upstream has no search of (Interline) is done at once.
@@ -101,6 +101,21 @@ describe("the upstream protected by a breaker per airline", () => {
     for (const f of stopped) expect(f).toMatchObject({ Codigo: "FALHA_FORNECEDOR", Erro: SOURCE_FAILURE.RequestBudgetExhausted.mensagem, Retentavel: true });
     // No breaker opened: the upstream answered every request it got.
     expect(proxy.states).toEqual([]);
+    await proxy.close();
+    upstream.close();
+  });
+
+  it("the default, one all-airlines upstream search: 10 searches of a dead upstream cost 3 requests, every airline unavailable", async () => {
+    const upstream = deadUpstream();
+    const proxy = proxyOver(upstream, {}, {}, "one-search");
+    for (let n = 0; n < 10; n++) {
+      const last = await searchToEnd(proxy.app, query(n));
+      expect(last.status).toBe(502);
+      expect(last.body).toMatchObject({ Success: false, Completed: true, Erro: { Codigo: "FALHA_FORNECEDOR", Retentavel: true } });
+      for (const f of last.body.Progresso.Fontes) expect(f).toMatchObject({ Estado: "falhou", Retentavel: true, Erro: SOURCE_FAILURE.SourceUnavailable.mensagem });
+    }
+    expect(upstream.stats.searches).toBe(3);
+    expect(proxy.states).toEqual(["upstream:all open"]);
     await proxy.close();
     upstream.close();
   });

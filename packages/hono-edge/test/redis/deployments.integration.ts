@@ -98,14 +98,14 @@ describe("two deployments with different sources on one Redis", () => {
     expect(theirs.body["Token"]).not.toBe(simulatedToken);
     const theirsDone = await settled(proxied, theirs.body["Token"] as string);
     expect([theirsDone.status, codigo(theirsDone.body), sourceCount(theirsDone.body)]).toEqual([502, "FALHA_FORNECEDOR", 2]);
-    // Its own outcome, not the simulator's: its airlines' breakers, opened by the first search's failures, kept
-    // them from being asked again; the breakers sit in Redis under its own fingerprint.
+    // Its own outcome, not the simulator's: its upstream search's breaker, opened by the first search's failures,
+    // kept it from being asked again; the breaker sits in Redis under its own fingerprint.
     expect(upstream.stats.searches).toBe(searchesBefore);
     const fontes = theirsDone.body["Progresso"] as { Fontes: { Erro: string }[] };
     expect(fontes.Fontes.map((f) => f.Erro)).toEqual([SOURCE_FAILURE.SourceUnavailable.mensagem, SOURCE_FAILURE.SourceUnavailable.mensagem]);
-    // The operator's log says so, once per airline.
+    // The operator's log says so, once: its all-airlines upstream search's breaker (the default strategy).
     const opened = proxied.logs().filter((r) => r.msg === "upstream.breaker" && r["state"] === "open");
-    expect(opened.map((r) => r["sourceId"]).sort()).toEqual(["upstream:gol", "upstream:latam"]);
+    expect(opened.map((r) => r["sourceId"])).toEqual(["upstream:all"]);
 
     // A Token of the other deployment is a search this one does not have.
     for (const [server, token] of [[proxied, simulatedToken], [simulated, failed.body["Token"] as string]] as const) {
@@ -128,6 +128,6 @@ describe("two deployments with different sources on one Redis", () => {
     expect(new Set(prefixes).size).toBe(2);
     expect(keys.filter((k) => k.includes(UPSTREAM_ACCOUNT.password) || k.includes(UPSTREAM_ACCOUNT.username))).toEqual([]);
     const proxiedPrefix = prefixes[1] as string;
-    expect(keys.filter((k) => k.includes(":breaker:")).sort()).toEqual([`${proxiedPrefix}breaker:upstream:gol`, `${proxiedPrefix}breaker:upstream:latam`]);
+    expect(keys.filter((k) => k.includes(":breaker:")).sort()).toEqual([`${proxiedPrefix}breaker:upstream:all`]);
   }, 90_000);
 });

@@ -91,7 +91,7 @@ describe("the upstream's breakers on Redis", () => {
       faults: [{ at: 1, through: "end", fault: { kind: "status", status: 503 } }],
     });
     try {
-      const common = { baseUrl: upstream.baseUrl, credentials: { token: "k" }, fetch: upstream.fetch, airlines: [1, 2, 3], polling: { initialDelayMs: 10 } };
+      const common = { baseUrl: upstream.baseUrl, credentials: { token: "k" }, fetch: upstream.fetch, airlines: [1, 2, 3], polling: { initialDelayMs: 10 }, strategy: "fan-out" as const };
       const one = createFanOutSources({ ...common, breaker: { store: a } });
       const two = createFanOutSources({ ...common, breaker: { store: b } });
       const query = (): SearchQuery => ({

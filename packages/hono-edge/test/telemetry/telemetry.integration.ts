@@ -198,10 +198,14 @@ const otlpReceiver = async (): Promise<{ endpoint: string; spans: OtlpSpan[]; co
 describe("traces of the Node entry, exported over OTLP/HTTP", () => {
   it("nest from the client's traceparent to every upstream request, which carried its own span's traceparent", async () => {
     const receiver = await otlpReceiver();
-    const { served, traceparents } = await upstreamOnNode();
+    const { served, traceparents: all } = await upstreamOnNode();
     const server = await startProxy(served, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: "100", OTEL_SERVICE_NAME: "voar-test" });
+    // The instance logs in once at start, in a trace of its own; every request after it belongs to the search.
+    for (let i = 0; i < 100 && all.length === 0; i++) await sleep(50);
+    const startup = all.length;
     await searchToEnd(server, { Origem: "GRU", Destino: "GIG", Ida: daysAhead(23) }, { traceparent: `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01` });
-    expect(traceparents.length).toBeGreaterThan(3);
+    const traceparents = all.slice(startup);
+    expect(traceparents.length).toBeGreaterThanOrEqual(2); // the all-airlines search and its polls
     const byId = () => new Map(receiver.spans.map((s) => [s.spanId, s]));
     // Wait for the batch exporter to send the upstream calls' spans and their ancestors.
     const wanted = traceparents.map((t) => t?.split("-")[2] ?? "none");

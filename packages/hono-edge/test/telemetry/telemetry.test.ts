@@ -64,7 +64,7 @@ const proxy = (faults: readonly FaultRule[] = []) => {
     createFanOutSources: (o) => fetchAdapter.createFanOutSources({ ...o, fetch, polling: { initialDelayMs: 250, maxDelayMs: 1_000 } }),
     createUpstreamSource: (o) => fetchAdapter.createUpstreamSource({ ...o, fetch }),
   };
-  const config = testConfig({ upstream: { url: UPSTREAM, ...ACCOUNT, airlines: [1, 2, 3], otas: false }, search: { maxAttempts: 2 } });
+  const config = testConfig({ upstream: { url: UPSTREAM, ...ACCOUNT, airlines: [1, 2, 3], otas: false, strategy: "fan-out" }, search: { maxAttempts: 2 } });
   const metrics: PromMetrics = createPromMetrics({ nodeMetrics: false });
   const sources = upstreamSourcesFor(config.upstream!, adapter, { metrics });
   const lines: Record<string, unknown>[] = [];

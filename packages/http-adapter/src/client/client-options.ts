@@ -9,7 +9,9 @@ export type Envelope = ModeAEnvelope | ModeBEnvelope;
 export interface SearchRequest {
   readonly Origem: string;
   readonly Destino: string;
+  /** `YYYY-MM-DD`, or `+N`: N days from today in São Paulo (the client sends the date). */
   readonly Ida: string;
+  /** As `Ida`; absent for one way. */
   readonly Volta?: string | undefined;
   readonly Adultos?: number | undefined;
   readonly Criancas?: number | undefined;

@@ -3,7 +3,7 @@
  * envelopes, a Promise of the final one, or an async iterator. It follows our SSE stream when the server
  * offers it and polls otherwise. Web-standard APIs only: Node, Deno, Bun, workerd and browsers.
  */
-import { HttpStatusError, isSourceError, MalformedPayload } from "@voar/core";
+import { HttpStatusError, isSourceError, MalformedPayload, withAbsoluteDates } from "@voar/core";
 import type { Observable } from "rxjs";
 import { abortableObservable } from "./abortable-observable.js";
 import { resolveClientOptions, type ClientOptions, type Envelope, type ResolvedClientOptions, type SearchRequest } from "./client-options.js";
@@ -23,7 +23,10 @@ export interface VoarClient {
 const pagingOf = (request: SearchRequest): Record<string, unknown> =>
   Object.fromEntries(Object.entries(request).filter(([k]) => /^(numeropagina|quantidadeporpagina)$/i.test(k)));
 
-async function* envelopes(o: ResolvedClientOptions, request: SearchRequest, signal: AbortSignal): AsyncGenerator<Envelope> {
+async function* envelopes(o: ResolvedClientOptions, asked: SearchRequest, signal: AbortSignal): AsyncGenerator<Envelope> {
+  // `Ida: "+30"`: 30 days from today in São Paulo, written as the date once, when the search starts (a search
+  // restarted after BUSCA_EXPIRADA asks the same dates).
+  const request = withAbsoluteDates(asked);
   if (o.transport !== "poll") {
     const opened = await openStream(o, request, signal);
     if (opened.kind === "stream") {
@@ -52,9 +55,9 @@ async function* envelopes(o: ResolvedClientOptions, request: SearchRequest, sign
  *
  * @example
  * const client = createClient({ baseUrl: "https://voar.example/api", token: "demo-key-0123456789" });
- * client.search$({ Origem: "CNF", Destino: "SDU", Ida: "2026-09-15" }).subscribe((e) => console.log(e.TotalItens, e.Completed));
- * const final = await client.searchAll({ Origem: "CNF", Destino: "SDU", Ida: "2026-09-15", Companhia: 1300 });
- * for await (const envelope of client.search({ Origem: "CNF", Destino: "GIG", Ida: "2026-09-15" })) render(envelope);
+ * client.search$({ Origem: "CNF", Destino: "SDU", Ida: "+30" }).subscribe((e) => console.log(e.TotalItens, e.Completed));
+ * const final = await client.searchAll({ Origem: "CNF", Destino: "SDU", Ida: "+30", Volta: "+37", Companhia: 1300 });
+ * for await (const envelope of client.search({ Origem: "CNF", Destino: "GIG", Ida: "+45" })) render(envelope);
  */
 export const createClient = (options: ClientOptions): VoarClient => {
   const o = resolveClientOptions(options);

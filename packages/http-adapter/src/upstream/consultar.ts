@@ -72,7 +72,7 @@ const failure = (ctx: UpstreamContext, reply: HttpReply): SourceError => {
  */
 export const consultar = async (ctx: UpstreamContext, body: Readonly<Record<string, unknown>>, signal: AbortSignal, trace?: Context): Promise<ConsultarResult> => {
   for (let renewed = false; ; renewed = true) {
-    const token = await ctx.session.bearer(signal, trace);
+    const token = await ctx.session.bearer(signal, trace, ctx.charge);
     const limit = withTimeout(signal, ctx.requestTimeoutMs, () => new SourceTimeout({ afterMs: ctx.requestTimeoutMs }));
     let reply: HttpReply;
     try {

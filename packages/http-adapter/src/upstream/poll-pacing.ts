@@ -14,6 +14,12 @@ export interface PollingOptions {
   readonly maxDurationMs?: number | undefined;
   /** Failed polls (retryable errors) retried in a row before the error goes to the engine. Default 2. */
   readonly pollRetries?: number | undefined;
+  /**
+   * While it waits between polls by choice, a source tells the engine it is alive this often (an empty batch),
+   * so that the engine's inactivity timeout (`timeoutMs` of the search, 20 s by default) measures only the
+   * upstream's silence, never a wait of the adapter's own. Keep it well below that timeout. Default 5 000 ms.
+   */
+  readonly heartbeatMs?: number | undefined;
 }
 
 /** {@link PollingOptions} with every value set. */
@@ -27,6 +33,7 @@ export const defaultPolling: PollingPolicy = {
   maxPolls: 60,
   maxDurationMs: 200_000,
   pollRetries: 2,
+  heartbeatMs: 5_000,
 };
 
 /** Fills the options' gaps with the defaults. */
@@ -37,6 +44,7 @@ export const pollingWith = (options: PollingOptions = {}): PollingPolicy => ({
   maxPolls: options.maxPolls ?? defaultPolling.maxPolls,
   maxDurationMs: options.maxDurationMs ?? defaultPolling.maxDurationMs,
   pollRetries: options.pollRetries ?? defaultPolling.pollRetries,
+  heartbeatMs: options.heartbeatMs ?? defaultPolling.heartbeatMs,
 });
 
 /**

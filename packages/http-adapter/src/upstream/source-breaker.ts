@@ -97,6 +97,11 @@ export class SearchBudgets {
     private readonly windowMs: number,
   ) {}
 
+  /** Takes one request of the search's budget, or throws {@link RequestBudgetExhausted} when none is left. */
+  charge(search: SearchQuery, now: number): void {
+    if (!this.take(search, now)) throw new RequestBudgetExhausted({ limit: this.limit });
+  }
+
   /** Takes one request of the search's budget; false when none is left. */
   take(search: SearchQuery, now: number): boolean {
     let entry = this.used.get(search);

@@ -6,6 +6,7 @@ import type { AirportDirectory } from "@voar/core";
 import type { HttpTransport } from "../transport/http-transport.js";
 import type { AuthSession } from "./auth-session.js";
 import type { CompletionTimes } from "./completion-times.js";
+import type { RouteYields } from "./route-yields.js";
 import type { PollingPolicy } from "./poll-pacing.js";
 import type { UpstreamProtection } from "./source-breaker.js";
 
@@ -35,6 +36,10 @@ export interface UpstreamContext {
   readonly offerValidityMs: number;
   /** Learned completion times of the fan-out's sources, which pace their polls. */
   readonly completions: CompletionTimes;
+  /** Which airlines brought offers on each route lately (an all-airlines search polls only for those). */
+  readonly yields: RouteYields;
+  /** Takes one request of the running search's budget, throwing `RequestBudgetExhausted` when none is left (a login it needs). */
+  readonly charge?: (() => void) | undefined;
 }
 
 /** How long a held lease may be resumed. */

@@ -5,8 +5,10 @@ import type { AirportDirectory } from "@voar/core";
 import { airports as defaultAirports } from "@voar/core/airports";
 import type { HttpTransport } from "../transport/http-transport.js";
 import { observedTransport, type UpstreamObserver } from "../transport/observed-transport.js";
-import { AuthSession } from "./auth-session.js";
+import { AuthSession, type LoginState } from "./auth-session.js";
+import type { LoginStore } from "./login-store.js";
 import { CompletionTimes } from "./completion-times.js";
+import { RouteYields } from "./route-yields.js";
 import type { UpstreamCredentials } from "./credentials.js";
 import { DEFAULT_OFFER_VALIDITY_MS } from "./offer-freshness.js";
 import { pollingWith, type PollingOptions } from "./poll-pacing.js";
@@ -47,6 +49,13 @@ export interface UpstreamOptions {
    * A search is the query object the engine hands its sources: give each search its own query object.
    */
   readonly budget?: RequestBudgetOptions | false | undefined;
+  /**
+   * The logins (`POST {base}/Token`): where the token and the claim on the next login live (default this
+   * process; a store shared by the instances makes them log in once for all), and who hears the session's
+   * {@link LoginState} change. `/Token` failing opens its own breaker (`upstream:login`, with `breaker`'s
+   * settings and store); a refused credential stops logins with it for 15 minutes.
+   */
+  readonly login?: { readonly store?: LoginStore | undefined; readonly onStateChange?: ((state: LoginState) => void) | undefined } | undefined;
 }
 
 /** Builds the context shared by the sources of one adapter. */
@@ -54,17 +63,20 @@ export const upstreamContext = (options: UpstreamOptions, bare: HttpTransport): 
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const transport = observedTransport(bare, baseUrl, options.observer);
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  const protection = upstreamProtection(options.breaker, options.budget, requestTimeoutMs);
+  const breaker = protection.breaker && { store: protection.breaker.store, settings: protection.breaker.settings };
   return {
     transport,
-    session: new AuthSession({ transport, baseUrl, credentials: options.credentials, requestTimeoutMs }),
+    session: new AuthSession({ transport, baseUrl, credentials: options.credentials, requestTimeoutMs, breaker, store: options.login?.store, onStateChange: options.login?.onStateChange }),
     baseUrl,
     airports: options.airports ?? defaultAirports,
     polling: pollingWith(options.polling),
     requestTimeoutMs,
     pageSize: options.pageSize ?? 100,
-    protection: upstreamProtection(options.breaker, options.budget, requestTimeoutMs),
+    protection,
     leases: new Map(),
     offerValidityMs: options.offerValidityMs ?? DEFAULT_OFFER_VALIDITY_MS,
     completions: new CompletionTimes(),
+    yields: new RouteYields(),
   };
 };

@@ -14,16 +14,15 @@ import {
   SourceTimeout,
   queryKey,
   retriesWithinSearch,
-  readUpstreamAnswer,
   toSourceError,
   upstreamFailure,
   type Offer,
   type SearchQuery,
-  type UpstreamAnswer,
 } from "@voar/core";
 import { context } from "@opentelemetry/api";
-import { sleep } from "../internal/abortable.js";
+import { rest } from "../internal/rest.js";
 import { AnswerReader } from "./answer-reader.js";
+import { pagesOf, pollIdOf, readPages } from "./answer-pages.js";
 import { pacedDelay } from "./completion-times.js";
 import { consultar, type ConsultarResult } from "./consultar.js";
 import { OfferChanges } from "./offer-changes.js";
@@ -32,21 +31,6 @@ import { stableOfferIds } from "./offer-identity.js";
 import { pollDelay } from "./poll-pacing.js";
 import { LEASE_TTL_MS, type UpstreamContext } from "./upstream-context.js";
 import { pagingOf, searchRequestBody } from "./wire-request.js";
-
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u);
-
-/** The id to poll with: the lease, else the envelope's `Token` (our own service's search id). */
-const pollIdOf = (json: unknown, answer: UpstreamAnswer): string | undefined => {
-  if (answer.leaseId) return answer.leaseId;
-  const token = isRecord(json) ? json.Token : undefined;
-  return typeof token === "string" && token.trim() !== "" ? token : undefined;
-};
-
-/** Total pages of a Mode A answer (`pagination.totalPages`), 1 when it does not say. */
-const pagesOf = (json: unknown): number => {
-  const pages = isRecord(json) && isRecord(json.pagination) ? json.pagination.totalPages : undefined;
-  return typeof pages === "number" && pages > 1 ? Math.min(Math.floor(pages), 1_000) : 1;
-};
 
 /**
  * Runs one attempt of an upstream search for a source, yielding batches of offers (empty ones too: they
@@ -74,7 +58,6 @@ export async function* upstreamSearch(
   const readContext = { airports: ctx.airports, sourceId, query, interner };
   // Each poll's answer holds everything found so far: the reader reads only what the previous one did not hold.
   const polls = new AnswerReader(readContext);
-  const read = (json: unknown) => readUpstreamAnswer(json, readContext);
   const bodyFor = (page: number) => (pollId ? { LeaseId: pollId, ...pagingOf(query, page, ctx.pageSize) } : searchRequestBody(query, page, ctx.pageSize));
 
   // When the first answer came: the upstream's search exists from then on (a login or a queue before it
@@ -96,7 +79,7 @@ export async function* upstreamSearch(
       if (!retriesWithinSearch(tagged) || failures >= p.pollRetries) throw tagged;
       failures++;
       const retryAfter = tagged._tag === "RateLimited" ? tagged.retryAfterMs : undefined;
-      await sleep(Math.max(retryAfter ?? 0, pollDelay(p, failures, undefined)), signal);
+      yield* rest(Math.max(retryAfter ?? 0, pollDelay(p, failures, undefined)), signal, p.heartbeatMs);
       continue;
     }
     failures = 0;
@@ -117,21 +100,17 @@ export async function* upstreamSearch(
     pollId = pollIdOf(result.json, answer) ?? pollId;
     if (pollId) ctx.leases.set(leaseKey, { leaseId: pollId, at: Date.now() });
     if (answer.completed) {
-      const rest: Offer[] = [];
-      for (let page = 2; page <= pagesOf(result.json); page++) {
-        const more = read((await consultar(ctx, bodyFor(page), signal, trace)).json);
-        if (more instanceof MalformedPayload) throw more;
-        rest.push(...more.offers);
-      }
+      const pages = await readPages(ctx, bodyFor, pagesOf(result.json), readContext, signal, trace);
       ctx.leases.delete(leaseKey);
       // Complete at its first answer (an upstream's cached search) says nothing of the airline's time.
       if (learnPace && poll > 1) ctx.completions.record(sourceId, Math.max(0, sentAt - firstAnswerAt), poll === 2);
-      yield fresh(changes.of(stableOfferIds([...answer.offers, ...rest])), result.json);
+      yield fresh(changes.of(stableOfferIds([...answer.offers, ...pages])), result.json);
       return;
     }
     const changed = changes.of(stableOfferIds(answer.offers));
     yield fresh(changed, result.json);
     const backoff = pollDelay(p, poll, result.paceMs);
-    await sleep(learnPace ? pacedDelay(backoff, Date.now() - firstAnswerAt, ctx.completions.expected(sourceId)) : backoff, signal);
+    // A rest by choice, told to the engine as it goes: its inactivity timeout is for the upstream's silence.
+    yield* rest(learnPace ? pacedDelay(backoff, Date.now() - firstAnswerAt, ctx.completions.expected(sourceId)) : backoff, signal, p.heartbeatMs);
   }
 }

@@ -9,7 +9,7 @@ export const pagingOf = (query: SearchQuery, page: number, pageSize: number): Re
  * in Mode A.
  *
  * @example
- * searchRequestBody(query, 1, 100); // { Origem: "CNF", Destino: "SDU", Ida: "2026-09-15", Adultos: 1, ..., Companhia: -1, NumeroPagina: 1, QuantidadePorPagina: 100 }
+ * searchRequestBody(query, 1, 100); // { Origem: "CNF", Destino: "SDU", Ida: "YYYY-MM-DD", Adultos: 1, ..., Companhia: -1, NumeroPagina: 1, QuantidadePorPagina: 100 }
  */
 export const searchRequestBody = (query: SearchQuery, page: number, pageSize: number): Record<string, unknown> => ({
   ...wireRequestOf(query),

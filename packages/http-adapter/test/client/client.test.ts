@@ -1,10 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { lastValueFrom, toArray } from "rxjs";
-import { EnvelopeSchema } from "@voar/core";
+import { EnvelopeSchema, todayInSaoPaulo } from "@voar/core";
 import { createSimulator, inProcessFetch } from "@voar/testing";
 import { createClient, type Envelope, type FetchLike } from "../../src/fetch.js";
 import { liveUpstream, TEST_NOW } from "../support/live-upstream.js";
 import { miniService } from "../support/mini-service.js";
+
+/** `YYYY-MM-DD` plus days, as the test computes it by hand. */
+const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 const request = { Origem: "CNF", Destino: "SDU", Ida: "2026-09-15", Companhia: -1 };
 const sources = () => createSimulator({ latencyMs: { latam: 1_000, gol: 2_000, azul: 3_000 }, batches: 1 }).sources;
@@ -42,6 +45,18 @@ describe("the client", () => {
     expect(last).toMatchObject({ Success: true, Completed: true });
     expect(upstream.stats.searches).toBeGreaterThan(1);
     upstream.close();
+  });
+
+  it("sends a relative date (+N) as the date N days from today in São Paulo, over SSE and by polling", async () => {
+    for (const transport of ["sse", "poll"] as const) {
+      const bodies: unknown[] = [];
+      const service = miniService({ sources: sources() });
+      const fetch: FetchLike = (input, init) => (bodies.push(JSON.parse(String(init?.body))), inProcessFetch(service.app)(input, init));
+      const client = createClient({ baseUrl: "http://voar.test/api", token: "k", transport, fetch });
+      const last = await collect(client.searchAll({ Origem: "CNF", Destino: "SDU", Ida: "+30", Volta: "+37" }).then((e) => [e]));
+      expect(last[0], transport).toMatchObject({ Success: true, Completed: true });
+      expect(bodies[0], transport).toMatchObject({ Ida: addDays(todayInSaoPaulo(new Date(TEST_NOW)), 30), Volta: addDays(todayInSaoPaulo(new Date(TEST_NOW)), 37) });
+    }
   });
 
   it("follows the server's ProximaConsultaMs when polling", async () => {

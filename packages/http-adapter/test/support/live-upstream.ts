@@ -9,6 +9,7 @@ export const liveUpstream = (
   opts: {
     readonly simulator?: SimulatorOptions;
     readonly faults?: readonly FaultRule[];
+    readonly loginFaults?: readonly FaultRule[];
     readonly auth?: FakeAuthOptions;
     readonly backend?: Partial<LiveBackendOptions>;
   } = {},
@@ -17,6 +18,7 @@ export const liveUpstream = (
     backend: liveBackend({ sources: createSimulator(opts.simulator).sources, ...opts.backend }),
     auth: opts.auth ?? { accounts: [agency] },
     faults: opts.faults,
+    loginFaults: opts.loginFaults,
   });
 
 /** A query of the tests (dates after the fake clock's "today"). */

@@ -85,7 +85,7 @@ describe("answers of the live fake upstream, poll by poll", () => {
     const spy = capturing(upstream.fetch);
     const options = { baseUrl: upstream.baseUrl, credentials: agency, fetch: spy.fetch };
     const query = testQuery(mode, "2026-09-20");
-    const sources = how === "single" ? [createUpstreamSource(options)] : createFanOutSources({ ...options, airlines: [2] });
+    const sources = how === "single" ? [createUpstreamSource(options)] : createFanOutSources({ ...options, airlines: [2], strategy: "fan-out" });
     const run = await runSearch(query, sources);
     expect(run.last().sources.every((s) => s.state === "done")).toBe(true);
     const answers = spy.answers.filter((a) => Array.isArray((a as Json).Data));

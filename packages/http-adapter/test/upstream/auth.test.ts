@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createUpstreamSource } from "../../src/fetch.js";
+import { createFanOutSources, createUpstreamSource } from "../../src/fetch.js";
+import { memoryLoginStore } from "../../src/upstream/login-store.js";
 import { runSearch } from "../support/run-search.js";
 import { agency, liveUpstream, testQuery, TEST_NOW } from "../support/live-upstream.js";
 
@@ -49,5 +50,75 @@ describe("credentials", () => {
     expect(progress).toMatchObject({ state: "failed", attempts: 1, error: { tag: "AuthError" } });
     expect(details).toEqual([expect.stringMatching(/HTTP 400/)]);
     upstream.close();
+  });
+});
+
+describe("logins are a resource of the upstream too", () => {
+  beforeEach(() => vi.useFakeTimers({ now: TEST_NOW }));
+  afterEach(() => vi.useRealTimers());
+
+  it("/Token answering 500: 10 searches send 3 logins, then none until the cool-down, each search failing at once, retryable", async () => {
+    const upstream = liveUpstream({ simulator: { latencyMs: 500 }, loginFaults: [{ at: 1, through: "end", fault: { kind: "status", status: 500 } }] });
+    const states: string[] = [];
+    const sources = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, airlines: [1, 2, 3], login: { onStateChange: (s) => states.push(s.state) } });
+    for (let i = 0; i < 10; i++) {
+      const last = (await runSearch(testQuery(), sources)).last();
+      for (const p of last.sources) expect(p).toMatchObject({ state: "failed", error: { retryable: true } });
+      if (i > 0) expect(last.sources.every((p) => p.error?.tag === "SourceUnavailable")).toBe(true);
+    }
+    expect(upstream.stats.logins).toBeLessThanOrEqual(5);
+    expect(upstream.stats.logins).toBe(3);
+    expect(upstream.stats.searches).toBe(0);
+    expect(sources[0]!.session.state).toMatchObject({ state: "failing", retryAfterMs: 30_000 });
+    expect(states).toEqual(["failing"]);
+  });
+
+  it("/Token back after the cool-down: one probe logs in and the searches run", async () => {
+    const upstream = liveUpstream({ simulator: { latencyMs: 500 }, loginFaults: [{ at: 1, through: 3, fault: { kind: "status", status: 503 } }] });
+    const sources = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, airlines: [1, 2, 3] });
+    await runSearch(testQuery(), sources);
+    await vi.advanceTimersByTimeAsync(30_000);
+    const run = await runSearch(testQuery(), sources);
+    expect(run.last().sources.every((p) => p.state === "done")).toBe(true);
+    expect(upstream.stats.logins).toBe(4);
+    expect(sources[0]!.session.state).toEqual({ state: "ok" });
+  });
+
+  it("a refused credential (400 invalid_grant) stops logins: one login for 10 searches, the state says configuração", async () => {
+    const upstream = liveUpstream({ simulator: { latencyMs: 500 }, loginFaults: [{ at: 1, through: "end", fault: { kind: "invalid-grant" } }] });
+    const sources = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, airlines: [1, 2, 3] });
+    for (let i = 0; i < 10; i++) {
+      const last = (await runSearch(testQuery(), sources)).last();
+      for (const p of last.sources) expect(p).toMatchObject({ state: "failed", attempts: 1, error: { tag: "AuthError", retryable: false } });
+    }
+    expect(upstream.stats.logins).toBe(1);
+    expect(sources[0]!.session.state).toEqual({ state: "refused", detail: expect.stringMatching(/HTTP 400, invalid_grant.*configuração/) });
+    // Fifteen minutes later, one login tries the same credentials again.
+    await vi.advanceTimersByTimeAsync(15 * 60_000);
+    await runSearch(testQuery(), sources);
+    expect(upstream.stats.logins).toBe(2);
+  });
+
+  it("a 429 on /Token is waited out: no login before its Retry-After", async () => {
+    const upstream = liveUpstream({ simulator: { latencyMs: 500 }, loginFaults: [{ at: 1, fault: { kind: "rate-limit", retryAfterS: 120 } }] });
+    const sources = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, airlines: [1, 2] });
+    await runSearch(testQuery(), sources);
+    expect(upstream.stats.logins).toBe(1);
+    const early = await runSearch(testQuery(), sources);
+    expect(early.last().sources.every((p) => p.error?.tag === "SourceUnavailable")).toBe(true);
+    expect(upstream.stats.logins).toBe(1);
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect((await runSearch(testQuery(), sources)).last().sources.every((p) => p.state === "done")).toBe(true);
+    expect(upstream.stats.logins).toBe(2);
+  });
+
+  it("two instances sharing a login store log in once: the second takes the token the first got", async () => {
+    const upstream = liveUpstream({ simulator: { latencyMs: 500 } });
+    const store = memoryLoginStore();
+    const a = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, airlines: [1], login: { store } });
+    const b = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, airlines: [1], login: { store } });
+    await Promise.all([runSearch(testQuery(), a), runSearch({ ...testQuery(), departureDate: "2026-09-16" }, b)]);
+    expect(upstream.stats.logins).toBe(1);
+    expect(a[0]!.session.logins + b[0]!.session.logins).toBe(1);
   });
 });

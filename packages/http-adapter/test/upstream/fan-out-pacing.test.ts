@@ -24,7 +24,7 @@ describe("fan-out pacing", () => {
   it("aims each airline's polls at its usual answer time: at most 1.5x the requests of one all-airlines search, first result no later", async () => {
     const upstream = liveUpstream({ simulator: { latencyMs, batches: 1 }, backend: { progressiveModeA: false, deadlineMs: 300_000, policy: { timeoutMs: 120_000 } } });
     const options = { baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch };
-    const fan = createFanOutSources({ ...options, airlines: AIRLINES });
+    const fan = createFanOutSources({ ...options, airlines: AIRLINES, strategy: "fan-out" });
     const one = createUpstreamSource(options);
     const requestsOf = async (run: () => Promise<unknown>) => {
       const before = upstream.stats.searches;

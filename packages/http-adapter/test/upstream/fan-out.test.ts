@@ -33,7 +33,7 @@ describe("fan-out", () => {
   it("one source per airline, sharing one login; the fastest airline's flights come first; the merge is complete", async () => {
     const latencyMs = { latam: 1_000, gol: 20_000, azul: 40_000, tap: 500, copa: 500, american: 500, iberia: 500 };
     const upstream = liveUpstream({ simulator: { latencyMs }, backend: { progressiveModeA: false, deadlineMs: 120_000 } });
-    const fan = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, airlines: [1, 2, 3] });
+    const fan = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, airlines: [1, 2, 3], strategy: "fan-out" });
     expect(fan.map((s) => [s.id, s.name, s.airlineId])).toEqual([
       ["upstream:latam", "LATAM", 1],
       ["upstream:gol", "GOL", 2],

@@ -28,7 +28,7 @@ describe("upstream protection", () => {
   it("every airline failing: 10 searches make at most 30 upstream requests, and each airline shows as unavailable, retryable", async () => {
     upstream = liveUpstream({ faults: everyRequestFails });
     const changes: [string, BreakerState][] = [];
-    const fan = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, breaker: { onBreakerStateChange: (id, s) => changes.push([id, s]) } });
+    const fan = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, strategy: "fan-out", breaker: { onBreakerStateChange: (id, s) => changes.push([id, s]) } });
     const lasts: SearchSnapshot[] = [];
     for (let i = 0; i < 10; i++) lasts.push((await runSearch(testQuery(), fan)).last());
     expect(upstream.stats.searches).toBeLessThanOrEqual(30);
@@ -52,7 +52,7 @@ describe("upstream protection", () => {
 
   it("the same searches with the breaker off cost the upstream every retry, every time", async () => {
     upstream = liveUpstream({ faults: everyRequestFails });
-    const fan = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, breaker: false });
+    const fan = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, strategy: "fan-out", breaker: false });
     for (let i = 0; i < 2; i++) await runSearch(testQuery(), fan);
     // Per airline and search: 3 engine attempts, each the request and its 2 poll retries.
     expect(upstream.stats.searches).toBe(2 * AIRLINES * 3 * 3);
@@ -62,7 +62,7 @@ describe("upstream protection", () => {
     // The first search's 27 requests fail; the upstream answers again from then on.
     upstream = liveUpstream({ faults: [{ at: 1, through: 3 * AIRLINES, fault: { kind: "status", status: 503 } }] });
     const changes: [string, BreakerState][] = [];
-    const fan = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, breaker: { cooldownMs: 60_000, onBreakerStateChange: (id, s) => changes.push([id, s]) } });
+    const fan = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, strategy: "fan-out", breaker: { cooldownMs: 60_000, onBreakerStateChange: (id, s) => changes.push([id, s]) } });
     await runSearch(testQuery(), fan);
     expect(upstream.stats.searches).toBe(3 * AIRLINES);
     const early = await runSearch(testQuery(), fan);
@@ -80,8 +80,8 @@ describe("upstream protection", () => {
   it("two instances sharing one store: an airline one of them found down is not asked by the other", async () => {
     upstream = liveUpstream({ faults: everyRequestFails });
     const store = memoryBreakerStore();
-    const a = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, airlines: [1, 2], breaker: { store } });
-    const b = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, airlines: [1, 2], breaker: { store } });
+    const a = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, strategy: "fan-out", airlines: [1, 2], breaker: { store } });
+    const b = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, strategy: "fan-out", airlines: [1, 2], breaker: { store } });
     await runSearch(testQuery(), a);
     expect(upstream.stats.searches).toBe(3 * 2);
     const other = await runSearch(testQuery(), b);
@@ -96,7 +96,7 @@ describe("upstream protection", () => {
   ])("%s is asked once per airline, never retried, and opens no breaker", async (_, reply, tag) => {
     upstream = createFakeUpstream({ backend: { answer: () => reply, close: () => undefined }, auth: { tokens: ["k"] } });
     const changes: string[] = [];
-    const fan = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: { token: "k" }, fetch: upstream.fetch, breaker: { onBreakerStateChange: (id, s) => changes.push(`${id} ${s}`) } });
+    const fan = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: { token: "k" }, fetch: upstream.fetch, strategy: "fan-out", breaker: { onBreakerStateChange: (id, s) => changes.push(`${id} ${s}`) } });
     for (let i = 0; i < 3; i++) {
       const run = await runSearch(testQuery(), fan, { maxAttempts: 3 });
       expect(run.last().sources.every((p) => p.state === "failed" && p.attempts === 1 && p.error?.tag === tag && !p.error.retryable)).toBe(true);
@@ -108,21 +108,22 @@ describe("upstream protection", () => {
   it("a search that spends its budget of requests stops its sources, visibly, without another request", async () => {
     // Slow airlines: their searches need several polls each.
     upstream = liveUpstream({ simulator: { latencyMs: { latam: 30_000, gol: 30_000, azul: 30_000 } }, backend: { progressiveModeA: false, deadlineMs: 120_000 } });
-    const fan = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, airlines: [1, 2, 3], budget: { maxRequestsPerSearch: 7 } });
+    const fan = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, strategy: "fan-out", airlines: [1, 2, 3], budget: { maxRequestsPerSearch: 7 } });
     const run = await runSearch(testQuery(), fan);
-    expect(upstream.stats.searches).toBe(7);
+    // The login the search needed is one of its requests.
+    expect(upstream.stats.searches + upstream.stats.logins).toBe(7);
     expect(run.last().completed).toBe(true);
     for (const p of run.last().sources) {
       expect(p).toMatchObject({ state: "failed", attempts: 1, error: { tag: "RequestBudgetExhausted", message: SOURCE_FAILURE.RequestBudgetExhausted.mensagem, retryable: true } });
     }
     // The next search has a budget of its own.
     await runSearch(testQuery(), fan);
-    expect(upstream.stats.searches).toBe(14);
+    expect(upstream.stats.searches + upstream.stats.logins).toBe(14);
   });
 
   it("the default budget (32 requests per airline) does not stop a search that completes normally", async () => {
     upstream = liveUpstream({ simulator: { latencyMs: { latam: 30_000, gol: 5_000, azul: 60_000 } }, backend: { progressiveModeA: false, deadlineMs: 120_000 } });
-    const fan = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, airlines: [1, 2, 3], budget: {} });
+    const fan = createFanOutSources({ baseUrl: upstream.baseUrl, credentials: agency, fetch: upstream.fetch, strategy: "fan-out", airlines: [1, 2, 3], budget: {} });
     const run = await runSearch(testQuery(), fan, { deadlineMs: 150_000 });
     expect(run.last().sources.map((p) => p.state)).toEqual(["done", "done", "done"]);
     // Polled for a minute with backoff: well within 3 x 32.

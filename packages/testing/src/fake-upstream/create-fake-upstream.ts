@@ -20,6 +20,8 @@ export interface FakeUpstreamOptions {
   readonly auth?: FakeAuthOptions | undefined;
   /** Faults to inject, by search request number. */
   readonly faults?: readonly FaultRule[] | undefined;
+  /** Faults to inject into logins (`POST /Token`), by login number: `status`, `rate-limit`, `invalid-grant` (the others are for searches). */
+  readonly loginFaults?: readonly FaultRule[] | undefined;
   /** Base path of the routes. Default `/api`. */
   readonly basePath?: string | undefined;
 }
@@ -65,7 +67,9 @@ export const createFakeUpstream = (options: FakeUpstreamOptions): FakeUpstream =
   const app = new Hono();
 
   app.post(`${base}/Token`, async (c) => {
-    stats.logins++;
+    const n = ++stats.logins;
+    const fault = faultAt(options.loginFaults ?? [], n);
+    if (fault && replacesAnswer(fault)) return sendReply(c, faultReply(fault));
     const origin = tokens.requiredOrigin;
     if (origin !== null && c.req.header("origin") !== origin) {
       return c.json(tokenErrorBody("invalid_request", `O cabeçalho Origin deve ser ${origin}.`), 400);

@@ -3,7 +3,7 @@
  * real upstream shows (refusals with HTTP 200, 5xx with stack traces, 429, tokens revoked mid-search,
  * slow answers, truncated bodies, dropped connections, an upstream that dies for good).
  */
-import { businessErrorBody, rateLimitedBody, serverErrorBody, unauthorizedBody } from "./real-shapes.js";
+import { businessErrorBody, rateLimitedBody, serverErrorBody, tokenErrorBody, unauthorizedBody } from "./real-shapes.js";
 import type { UpstreamReply } from "./upstream-reply.js";
 
 /** One kind of fault. */
@@ -21,11 +21,14 @@ export type Fault =
   /** The real answer, cut halfway through its body. */
   | { readonly kind: "truncate" }
   /** The real answer, late. */
-  | { readonly kind: "slow"; readonly delayMs: number };
+  | { readonly kind: "slow"; readonly delayMs: number }
+  /** HTTP 400 `{"error": "invalid_grant"}`: the credentials refused (a login's fault). */
+  | { readonly kind: "invalid-grant" };
 
 /**
- * A fault on search requests number `at` (1-based, counting authenticated `Consultar` requests) through
- * `through` (default `at`; `"end"` for every later one: the upstream dies).
+ * A fault on search requests number `at` (1-based, counting authenticated `Consultar` requests; or logins,
+ * counting `POST /Token` requests, in `loginFaults`) through `through` (default `at`; `"end"` for every later
+ * one: the upstream dies).
  */
 export interface FaultRule {
   readonly at: number;
@@ -39,7 +42,7 @@ export const faultAt = (rules: readonly FaultRule[], n: number): Fault | undefin
 
 /** Whether a fault replaces the answer entirely (the search is not consulted). */
 export const replacesAnswer = (fault: Fault): boolean =>
-  fault.kind === "status" || fault.kind === "rate-limit" || fault.kind === "business-error" || fault.kind === "revoke-tokens";
+  fault.kind === "status" || fault.kind === "rate-limit" || fault.kind === "business-error" || fault.kind === "revoke-tokens" || fault.kind === "invalid-grant";
 
 /** The reply of a fault that replaces the answer. */
 export const faultReply = (fault: Fault): UpstreamReply => {
@@ -52,6 +55,8 @@ export const faultReply = (fault: Fault): UpstreamReply => {
       return { status: 200, json: businessErrorBody(fault.message) };
     case "revoke-tokens":
       return { status: 401, headers: { "www-authenticate": "Bearer" }, json: unauthorizedBody, revokeTokens: true };
+    case "invalid-grant":
+      return { status: 400, json: tokenErrorBody("invalid_grant", "O nome de usuário ou a senha está incorreto.") };
     case "reset":
     case "truncate":
     case "slow":

@@ -128,7 +128,7 @@ export const createSimulator = (options: SimulatorOptions = {}): Simulator => {
  * {@link createSimulator} to reuse its cache.
  *
  * @example
- * const offers = simulateOffers({ origin: "CNF", destination: "SDU", departureDate: "2025-07-20",
+ * const offers = simulateOffers({ origin: "CNF", destination: "SDU", departureDate: resolveRelativeDate("+30"),
  *   passengers: { adults: 1, children: 0, infants: 0 }, mode: { kind: "all-airlines" } });
  */
 export const simulateOffers = (query: SearchQuery, options: SimulatorOptions = {}): readonly Offer[] => createSimulator(options).offers(query);

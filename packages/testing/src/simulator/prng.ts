@@ -52,7 +52,7 @@ const mulberry32 = (state: number): (() => number) => {
  * A generator keyed by the parts of a decision.
  *
  * @example
- * const rng = rngFor(42, "LA", "CNF-GRU", "2025-07-20");
+ * const rng = rngFor(42, "LA", "CNF-GRU", query.departureDate);
  * rng.int(1, 6); // the same number for the same key, every time
  */
 export const rngFor = (...parts: readonly (string | number)[]): Rng => {

@@ -3,7 +3,9 @@
  * (publishConfig applied, workspace:* replaced by versions), the tarballs are installed with plain `npm install`
  * into empty folders (third-party packages from the registry, then from npm's cache with --offline and install
  * scripts on, as on a machine without network access), and plain `node` runs a search through each
- * public entry there (consumer/*.mjs). A consumer of only @voar/hono-edge, @voar/core and @voar/http-adapter
+ * public entry there (consumer/*.mjs). The first install is `npm install --engine-strict` on the Node that runs the
+ * test (the README's): it prints no EBADENGINE and no peer warning, and a consumer's TypeScript against every entry
+ * compiles with tsc under `moduleResolution` bundler and node16 (consumer/types.ts). A consumer of only @voar/hono-edge, @voar/core and @voar/http-adapter
  * gets neither @voar/testing nor ioredis, and none of its entries loads fast-check (effect's own dependency).
  *
  * Needs the npm registry (or npm's cache) and Redis on 127.0.0.1:6379 (REDIS_URL to change it).
@@ -85,10 +87,15 @@ const consumer = async (name: string, dirs: readonly PackageDir[], extra: readon
   const folder = path.join(work, name);
   await mkdir(folder);
   await writeFile(path.join(folder, "package.json"), JSON.stringify({ name: `voar-${name}`, private: true, type: "module" }));
-  await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...(ignoreScripts ? ["--ignore-scripts"] : []), ...(offline ? ["--offline"] : ["--prefer-offline"]), ...dirs.map((d) => tarballs[d]), ...extra], folder);
+  const flags = ["--no-audit", "--no-fund", "--engine-strict", "--loglevel=warn", ...(ignoreScripts ? ["--ignore-scripts"] : []), ...(offline ? ["--offline"] : ["--prefer-offline"])];
+  const { stdout, stderr } = await run("npm", ["install", ...flags, ...dirs.map((d) => tarballs[d]), ...extra], folder);
+  installLogs.set(name, `${stdout}${stderr}`);
   await cp(CONSUMER, folder, { recursive: true });
   return folder;
 };
+
+/** What each consumer's `npm install` printed (its warnings). */
+const installLogs = new Map<string, string>();
 
 /** Every installed package folder (name → versions), nested node_modules included. */
 const installed = (folder: string): Map<string, string[]> => {
@@ -179,8 +186,17 @@ describe("the packed packages", () => {
     ["with install scripts and --offline", false],
   ])("installed together by npm %s, search through every public entry under plain node", async (label, ignoreScripts) => {
     await redisReachable();
-    const folder = await consumer(ignoreScripts ? "full-no-scripts" : "full-scripts", PACKAGES, ["ioredis@^5.11.1"], { ignoreScripts, offline: !ignoreScripts });
+    const name = ignoreScripts ? "full-no-scripts" : "full-scripts";
+    const folder = await consumer(name, PACKAGES, ["ioredis@^5.11.1", "@types/node@^20.19.0"], { ignoreScripts, offline: !ignoreScripts });
+    // Every package of the tree accepts this Node (--engine-strict would have failed the install), and npm had
+    // nothing to say: no EBADENGINE, no peer dependency it could not satisfy.
+    expect(installLogs.get(name), `npm install --engine-strict on Node ${process.version}`).not.toMatch(/EBADENGINE|ERESOLVE|peer/i);
+    expect((await run("npm", ["ls", "--all"], folder)).stdout).not.toMatch(/UNMET|invalid/);
     expect(withInstallScripts(folder)).toEqual([]);
+    // A consumer's TypeScript against every public entry, declarations included, under both module resolutions.
+    if (ignoreScripts) {
+      for (const config of ["tsconfig.bundler.json", "tsconfig.node16.json"]) await run(path.join(REPO, "node_modules/.bin/tsc"), ["-p", config], folder);
+    }
     const seen = await node(folder, "full.mjs", { VOAR_FORBIDDEN_MODULES: "fast-check", REDIS_URL });
     expect(seen, label).toMatchObject({ invalidStatus: 400, docsStatus: 200 });
     expect(seen["coreOffers"]).toBeGreaterThan(0);

@@ -6,7 +6,7 @@ interface AppHeaderProps {
   readonly onOperator: () => void;
 }
 
-/** The product's name, where the results come from, and the way to the API docs and the operator panel. */
+/** The product's name, where the results come from, and the way to the documentation site, the API docs and the operator panel. */
 export const AppHeader = ({ config, operatorOpen, onOperator }: AppHeaderProps) => (
   <header class="app-header">
     <div class="app-header__inner">
@@ -26,6 +26,11 @@ export const AppHeader = ({ config, operatorOpen, onOperator }: AppHeaderProps) 
         <button type="button" class="header-link" aria-expanded={operatorOpen} aria-controls="operador" onClick={onOperator}>
           Operador
         </button>
+        {config ? (
+          <a class="header-link" href={config.siteDocsUrl} target="_blank" rel="noopener">
+            Documentação
+          </a>
+        ) : null}
         {config ? (
           <a class="header-link" href={config.docsUrl} target="_blank" rel="noopener">
             Docs da API

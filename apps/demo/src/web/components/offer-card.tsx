@@ -62,7 +62,7 @@ export const OfferCard = ({ offer, comparison, infants }: OfferCardProps) => {
         <div class="offer__best">
           <p>
             Melhor oferta: <strong data-testid="melhor-oferta">{offer.Nome}</strong> <span class="muted">({offer.Site})</span>{" "}
-            <a href={offer.UrlPesquisa} target="_blank" rel="noopener noreferrer">
+            <a href={offer.UrlPesquisa ?? undefined} target="_blank" rel="noopener noreferrer">
               Ver oferta
             </a>
           </p>

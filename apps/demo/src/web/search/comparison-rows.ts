@@ -12,15 +12,15 @@ export interface ComparisonRow {
   readonly best: boolean;
 }
 
-/** The best offer first, then the other OTAs' offers from cheapest to dearest. */
+/** The best offer first, then the other OTAs' offers from cheapest to dearest. A comparison always names its best offer's seller. */
 export const comparisonRows = (offer: ModeBOffer): readonly ComparisonRow[] => [
   {
-    nome: offer.Nome,
-    site: offer.Site,
+    nome: offer.Nome ?? "",
+    site: offer.Site ?? "",
     valor: offer.ValorTotalComTaxa,
     cabine: offer.Voos[0]?.ClasseStr ? formatCabin(offer.Voos[0].ClasseStr) : "—",
     opcao: "Melhor oferta",
-    url: offer.UrlPesquisa,
+    url: offer.UrlPesquisa ?? "",
     best: true,
   },
   ...[...(offer.Outros ?? [])]

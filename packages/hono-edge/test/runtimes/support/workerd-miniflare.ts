@@ -1,13 +1,13 @@
-import { Miniflare } from "miniflare";
 import { gzipSync } from "node:zlib";
 import { miniflareOptions, readWranglerToml } from "../../../scripts/wrangler-miniflare.js";
 import type { ContractTarget } from "../../contract/contract-target.js";
 import { bundleWorkerd } from "./bundle-workerd.js";
+import { loadMiniflare, type MiniflareInstance } from "./edge-runtimes.js";
 import { socketTarget } from "./runtime-process.js";
 
 /** A Worker of wrangler.toml running in miniflare 3 (workerd), on a socket on 127.0.0.1. */
 export interface WorkerdServer {
-  readonly mf: Miniflare;
+  readonly mf: MiniflareInstance;
   readonly baseUrl: string;
   readonly target: ContractTarget;
 }
@@ -28,6 +28,7 @@ export const workerdBundle = (): Promise<string> =>
  */
 export const startWorkerd = async (bindings: Readonly<Record<string, string>>, persist?: string): Promise<WorkerdServer> => {
   const toml = await readWranglerToml();
+  const { Miniflare } = loadMiniflare();
   const mf = new Miniflare({
     ...miniflareOptions(toml, { script: await workerdBundle(), bindings, ...(persist === undefined ? {} : { durableObjectsPersist: persist }) }),
     host: "127.0.0.1",

@@ -1,0 +1,54 @@
+/**
+ * When to poll an all-airlines upstream search next: when the next airline still awaited is expected to have
+ * answered (each airline's time learned from the searches already run, see `CompletionTimes`), on the backoff
+ * while any awaited airline's time is unknown. Airlines expected close together are fetched by one poll (the
+ * last of them), so a search whose airlines answer in 0.8, 1.2 and 1.6 s costs one poll for the three while the
+ * first of them still shows within a second of its answer.
+ */
+
+/** Airlines expected within this much of the first one awaited are fetched together, by one poll. */
+export const GROUP_MS = 750;
+/** A poll aimed at an expected time goes this much after it (the estimate follows the times polls saw). */
+const AIM_AFTER_MS = 100;
+/** Shortest wait after a poll. */
+const MIN_WAIT_MS = 250;
+
+/** One airline the search still waits for. */
+export interface Awaited {
+  /** Its learned completion time, from the search's first answer (ms); undefined while unknown. */
+  readonly expectedMs: number | undefined;
+  /** Whether it is expected to bring offers (it brought none on this route lately: not polled for, fetched with the others). Default true. */
+  readonly bringsOffers?: boolean | undefined;
+}
+
+/**
+ * The wait before the next poll, `elapsedMs` after the search's first answer. `backoffMs` is the backoff's
+ * step (or the upstream's pace when it gave one): the wait while an awaited airline's time is unknown, and
+ * the longest wait for an airline that is late (expected already, not answered yet: asked again after a tenth
+ * of its time, at least half a second).
+ *
+ * @example
+ * sharedPollDelay(1_000, 0, [{ expectedMs: 800 }, { expectedMs: 1_200 }, { expectedMs: 25_000 }]); // 1300: the first two at once
+ * sharedPollDelay(1_000, 0, [{ expectedMs: 800 }, { expectedMs: undefined }]); // 1000: an airline never seen: the backoff
+ */
+export const sharedPollDelay = (backoffMs: number, elapsedMs: number, awaited: readonly Awaited[]): number => {
+  if (awaited.length === 0) return backoffMs;
+  if (awaited.some((a) => a.expectedMs === undefined)) return backoffMs;
+  // Polled for: the airlines bringing offers; once none is left, one poll when the last of the others is due.
+  const wanted = awaited.filter((a) => a.bringsOffers !== false);
+  const latest = Math.max(...awaited.map((a) => a.expectedMs!));
+  const times = wanted.length > 0 ? wanted.map((a) => a.expectedMs!) : [latest];
+  let first = Infinity;
+  let lateWait = Infinity;
+  for (const t of times) {
+    if (t > elapsedMs) first = Math.min(first, t);
+    else lateWait = Math.min(lateWait, Math.min(backoffMs, Math.max(500, t / 10)));
+  }
+  let aim = Infinity;
+  if (first !== Infinity) {
+    let last = first;
+    for (const t of times) if (t > last && t <= first + GROUP_MS) last = t;
+    aim = last - elapsedMs + AIM_AFTER_MS;
+  }
+  return Math.max(MIN_WAIT_MS, Math.round(Math.min(aim, lateWait)));
+};

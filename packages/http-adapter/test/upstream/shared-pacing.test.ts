@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { sharedPollDelay } from "../../src/upstream/shared-pacing.js";
+import { activeAirlines, airlineOfProvider } from "../../src/upstream/provider-names.js";
+import { RouteYields } from "../../src/upstream/route-yields.js";
+
+describe("the pace of an all-airlines upstream search", () => {
+  it("waits on the backoff while an awaited airline's time is unknown", () => {
+    expect(sharedPollDelay(1_000, 0, [{ expectedMs: 800 }, { expectedMs: undefined }])).toBe(1_000);
+    expect(sharedPollDelay(2_250, 0, [])).toBe(2_250);
+  });
+
+  it("aims at the next airline expected, fetching those expected within 750 ms of it with one poll", () => {
+    expect(sharedPollDelay(1_000, 0, [{ expectedMs: 800 }, { expectedMs: 1_200 }, { expectedMs: 25_000 }])).toBe(1_300);
+    expect(sharedPollDelay(1_000, 2_000, [{ expectedMs: 25_000 }, { expectedMs: 45_000 }])).toBe(23_100);
+  });
+
+  it("does not poll for an airline that brought nothing on the route lately: one poll completes those at the end", () => {
+    const route = [{ expectedMs: 800, bringsOffers: false }, { expectedMs: 1_200 }, { expectedMs: 12_000, bringsOffers: false }, { expectedMs: 25_000 }, { expectedMs: 45_000, bringsOffers: false }];
+    expect(sharedPollDelay(1_000, 0, route)).toBe(1_300);
+    expect(sharedPollDelay(1_000, 2_000, route.slice(2))).toBe(23_100);
+    expect(sharedPollDelay(1_000, 26_000, route.slice(4))).toBe(19_100);
+  });
+
+  it("asks again soon for an airline that is late, never later than the backoff's step", () => {
+    expect(sharedPollDelay(10_000, 46_000, [{ expectedMs: 45_000 }])).toBe(4_500);
+    expect(sharedPollDelay(10_000, 2_000, [{ expectedMs: 1_200 }])).toBe(500);
+    expect(sharedPollDelay(300, 46_000, [{ expectedMs: 45_000 }])).toBe(300);
+  });
+});
+
+describe("the yields remembered by route", () => {
+  it("an airline that brought nothing on a route is not expected there, until a search of it brings offers", () => {
+    const yields = new RouteYields();
+    expect(yields.expects("upstream:iberia", "CNF-SDU")).toBe(true);
+    yields.record("upstream:iberia", "CNF-SDU", 0);
+    expect(yields.expects("upstream:iberia", "CNF-SDU")).toBe(false);
+    expect(yields.expects("upstream:iberia", "GRU-MAD")).toBe(true);
+    yields.record("upstream:iberia", "CNF-SDU", 3);
+    expect(yields.expects("upstream:iberia", "CNF-SDU")).toBe(true);
+  });
+});
+
+describe("the providers an upstream lists as searching", () => {
+  it("reads the real deployment's names loosely, and ignores names it does not know", () => {
+    const real = ["Latam", "Gol", "Azul", "Livelo", "Tap", "Interline", "iberia", "AmericanAirlines"];
+    expect([...activeAirlines(real)!].sort((a, b) => a - b)).toEqual([1, 2, 3, 11, 22, 26, 34, 1200]);
+    expect(airlineOfProvider("American Airlines")).toBe(22);
+    expect(airlineOfProvider("Smiles")).toBe(2);
+    expect(airlineOfProvider("Copa Airlines")).toBeUndefined();
+    expect(activeAirlines(undefined)).toBeUndefined();
+  });
+});
