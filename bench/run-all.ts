@@ -1,9 +1,9 @@
 /**
  * `pnpm bench` — runs every benchmark of the repo in one process, one after the other, and writes
  * BENCHMARKS.md (`--quick`: small sizes, seconds; prints the table and does not overwrite the committed file
- * unless `--write` is given). `--only=<section>[,<section>]` (engine, latency, service, upstream, edge, cache, calendar) runs those
- * sections alone and prints their rows, never writing the file. Nothing here asserts absolute times: comparisons
- * are ratios measured side by side.
+ * unless `--write` is given). `--only=<section>[,<section>]` (engine, latency, service, upstream, edge, cache,
+ * calendar, load, topologies) runs those sections alone and prints their rows, never writing the file. Nothing here
+ * asserts absolute times: comparisons are ratios measured side by side.
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -19,6 +19,7 @@ import { edgeRows } from "./sections/edge.js";
 import { cacheRows } from "./sections/cache.js";
 import { calendarRows } from "./sections/calendar.js";
 import { loadRows } from "./sections/load.js";
+import { topologyRows } from "./sections/topologies.js";
 
 /** A section of the report: its rows and its "how to read" paragraph. */
 export interface Section {
@@ -47,6 +48,7 @@ await run("edge", () => edgeRows(quick));
 await run("fewer upstream calls", () => cacheRows(quick), "cache");
 await run("price calendar", () => calendarRows(quick), "calendar");
 await run("load", () => loadRows(quick));
+await run("Redis topologies", () => topologyRows(quick), "topologies");
 
 const m = machine();
 const allRows = sections.flatMap((s) => s.rows);

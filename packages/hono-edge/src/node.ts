@@ -31,6 +31,7 @@ import { nodeLoadSignal } from "./entries/node-load-signal.js";
 import { deploymentFingerprint, deploymentKeyPrefix } from "./config/deployment-fingerprint.js";
 import { systemClock } from "./clock.js";
 import type { SessionStore } from "./search/session-store.js";
+import type { PaganteSettings } from "./settings/pagante-settings.js";
 import { upstreamSourcesFor } from "./sources/upstream-sources.js";
 import { cachedUpstreamSources } from "./sources/cached-upstream.js";
 import { upstreamCacheOf } from "./config/deploy-schema.js";
@@ -95,6 +96,10 @@ interface Backend {
   readonly storeKind: "memory" | "redis";
   /** The Redis keys' prefix, the deployment's fingerprint in it (with `store.redis`). */
   readonly keyPrefix: string | undefined;
+  /** The Pagante switch shared by every instance through Redis (with `store.redis`; read before the instance listens). */
+  readonly pagante: PaganteSettings | undefined;
+  /** Where the store is, for the `listening` line: one Redis, Sentinel or Cluster (never a password). */
+  readonly storeTarget: Record<string, unknown> | undefined;
   /** Where the upstream's logins stand (`/ready`), with an upstream. */
   readonly upstreamLogin: (() => LoginState) | undefined;
   /** Logs in to the upstream at start (its state then in `/ready`). */
@@ -121,7 +126,9 @@ const backendOf = async (config: ServiceConfig, log: Logger, metrics: PromMetric
   // sources on the same Redis never see these searches, whatever prefix they were given.
   const keyPrefix = redis ? deploymentKeyPrefix(redis.keyPrefix, await deploymentFingerprint(config, simulator)) : undefined;
   // One connection and one view of Redis's availability for the store, its pub/sub, the rate limits and the upstream's breakers.
-  const connection = redis && redisModule ? redisModule.openRedisConnection(redis.url, { metrics }) : undefined;
+  // One Redis (a URL), a Sentinel primary or a Redis Cluster (`store.redis`), judged by its own probes.
+  const target = redis && redisModule ? redisModule.redisTargetOf(redis) : undefined;
+  const connection = target && redisModule ? redisModule.openRedisConnection(target, { metrics }) : undefined;
   if (config.upstream) {
     // An airline one instance found down is not asked by the others either (per instance while Redis cannot answer).
     const breakerStore = connection && redisModule?.redisBreakerStore({ redis: connection, keyPrefix, logger: log });
@@ -148,6 +155,7 @@ const backendOf = async (config: ServiceConfig, log: Logger, metrics: PromMetric
   let store: SessionStore | undefined;
   let rateLimiters = memoryRateLimiters(systemClock);
   let answers: AnswerStore | undefined;
+  let pagante: PaganteSettings | undefined;
   if (connection && redisModule) {
     const { createRedisSessionStore, createRedisAnswerStore, redisRateLimiters } = redisModule;
     const redisStore = createRedisSessionStore({
@@ -158,7 +166,12 @@ const backendOf = async (config: ServiceConfig, log: Logger, metrics: PromMetric
       maxSessionsPerTenant: config.limits.maxSessionsPerTenant,
       logger: log,
     });
+    // One Pagante switch for every instance: a change on one applies to all, and a new instance reads it first.
+    const shared = redisModule.redisPaganteSettings({ redis: connection, keyPrefix, initial: config.pagante, logger: log });
+    pagante = shared;
+    await shared.ready();
     closers.push(async () => {
+      await shared.close();
       await redisStore.close();
       await connection.close();
     });
@@ -181,6 +194,8 @@ const backendOf = async (config: ServiceConfig, log: Logger, metrics: PromMetric
     backend: config.upstream ? "upstream" : "simulator",
     storeKind: redis ? "redis" : "memory",
     keyPrefix,
+    pagante,
+    storeTarget: target && redisModule ? redisModule.describeTarget(target) : undefined,
     upstreamLogin,
     warmUp,
     close: async () => {
@@ -208,6 +223,7 @@ const app = (() => {
       config,
       sources: backend.sources,
       store: backend.store,
+      pagante: backend.pagante,
       rateLimiters: backend.rateLimiters,
       clientAddress: (c) => getConnInfo(c).remote.address,
       instanceId,
@@ -236,6 +252,7 @@ const server = serveNode({ fetch: app.fetch, port, hostname, http: config.http, 
     backend: backend.backend,
     sources: backend.sources.map((s) => s.id),
     store: backend.storeKind,
+    ...(backend.storeTarget === undefined ? {} : { redis: backend.storeTarget }),
     ...(backend.keyPrefix === undefined ? {} : { keyPrefix: backend.keyPrefix }),
     instanceId,
   }),

@@ -147,7 +147,18 @@ describe("loadConfig", () => {
     expect(!none.ok && none.errors[0]).toMatch(/^apiKeys: configure at least one API key or one agency/);
     expect(() => defineConfig({ apiKeys: [{ name: "a", key: KEY }, { name: "a", key: `${KEY}x` }] })).toThrow(/duplicate API key name "a"/);
     expect(() => defineConfig({ apiKeys: [{ name: "a", key: KEY }], adminKeys: [KEY] })).toThrow(ConfigError);
+    expect(() => defineConfig({ apiKeys: [{ name: "a", key: KEY }], adminKeys: [{ name: "ops", key: KEY }] })).toThrow(/an admin key must not also be an API key/);
+    const admin = (n: number) => ({ name: "ops", key: `an-admin-key-0123456789-${n}` });
+    expect(() => defineConfig({ apiKeys: [{ name: "a", key: KEY }], adminKeys: [admin(1), admin(2)] })).toThrow(/duplicate admin key name "ops"/);
     expect(() => defineConfig({ apiKeys: [{ name: "a", key: KEY }], basePath: "/api/" })).toThrow(/basePath/);
+  });
+
+  it("admin keys come alone (VOAR_ADMIN_KEYS) or with the name the audit log gives their holder (VOAR_NAMED_ADMIN_KEYS)", () => {
+    const r = loadConfig({ env: { VOAR_API_KEYS: `a:${KEY}`, VOAR_ADMIN_KEYS: "plain-admin-key-0123456789", VOAR_NAMED_ADMIN_KEYS: "ana:named:admin-key-0123456789" } });
+    expect(r.ok && r.config.adminKeys).toEqual([
+      { name: undefined, key: "plain-admin-key-0123456789" },
+      { name: "ana", key: "named:admin-key-0123456789" },
+    ]);
   });
 
   it("a file that is not an object is refused", () => {

@@ -117,6 +117,37 @@ describe("upstream and store settings", () => {
   });
 });
 
+describe("the Redis topologies", () => {
+  it("read a cluster's nodes and a Sentinel primary from VOAR_* variables, with their credentials", () => {
+    const cluster = loadConfig({
+      file: { ...base, store: { memory: {} } },
+      env: { VOAR_STORE_REDIS_CLUSTER: "10.0.0.1:7000, 10.0.0.2:7000", VOAR_STORE_REDIS_PASSWORD: "s3cret", VOAR_STORE_REDIS_TLS: "true", VOAR_STORE_REDIS_KEY_PREFIX: "prod:" },
+    });
+    expect(cluster.ok && cluster.config.store).toEqual({ redis: { cluster: ["10.0.0.1:7000", "10.0.0.2:7000"], password: "s3cret", tls: true, keyPrefix: "prod:" } });
+    const sentinel = loadConfig({ file: base, env: { VOAR_STORE_REDIS_SENTINELS: "s1:26379,s2:26379,s3:26379", VOAR_STORE_REDIS_SENTINEL_NAME: "voar" } });
+    expect(sentinel.ok && sentinel.config.store).toEqual({ redis: { sentinels: ["s1:26379", "s2:26379", "s3:26379"], sentinelName: "voar" } });
+    // The same in the JSON configuration.
+    const file = loadConfig({ file: { ...base, store: { redis: { sentinels: ["s1:26379"], sentinelName: "voar", sentinelPassword: "x" } } } });
+    expect(file.ok).toBe(true);
+  });
+
+  it("refuses two topologies at once, a Sentinel without its primary's name, credentials beside a URL, and a hash tag in a cluster's prefix", () => {
+    expect(errorsOf({}, { VOAR_STORE_REDIS_URL: "redis://r:6379", VOAR_STORE_REDIS_CLUSTER: "r:7000" })).toEqual([
+      "store.redis: give one of url, cluster or sentinels, not url and cluster (from VOAR_STORE_REDIS_URL or VOAR_STORE_REDIS_CLUSTER)",
+    ]);
+    expect(errorsOf({}, { VOAR_STORE_REDIS_SENTINELS: "s1:26379" })).toEqual([
+      "store.redis.sentinelName: Sentinel needs the name of the primary the sentinels monitor (from VOAR_STORE_REDIS_SENTINELS)",
+    ]);
+    expect(errorsOf({ store: { redis: { url: "redis://r:6379", password: "p" } } })).toEqual(["store.redis.password: with url, put it in the URL (redis://user:password@host:6379)"]);
+    expect(errorsOf({ store: { redis: { cluster: ["r:7000"], keyPrefix: "{voar}:" } } })).toEqual([
+      "store.redis.keyPrefix: must not hold { or } on a cluster: each search gets a hash tag of its own",
+    ]);
+    expect(errorsOf({}, { VOAR_STORE_REDIS_CLUSTER: "r:7000,redis://r:7001" })).toEqual([
+      "store.redis.cluster.1: must be host:port, e.g. 10.0.0.5:6379 (from VOAR_STORE_REDIS_CLUSTER)",
+    ]);
+  });
+});
+
 describe("upstreamSourcesFor", () => {
   const adapter = { createFanOutSources, createUpstreamSource };
   const upstream = (more: Record<string, unknown> = {}) => {

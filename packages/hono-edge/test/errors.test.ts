@@ -102,7 +102,7 @@ describe("every error code answers its HTTP status in the envelope", () => {
   it("ERRO_INTERNO 500: a bug answers without its message or stack, which go to the log", async () => {
     const broken: PaganteSettings = {
       list: () => Promise.resolve([]),
-      set: () => Promise.resolve(),
+      set: () => Promise.resolve(true),
       hiddenCashAirlines: () => Promise.reject(new Error("boom: secret internals")),
     };
     const { app, logs } = testApp({ pagante: broken });

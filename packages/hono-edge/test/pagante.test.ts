@@ -87,6 +87,23 @@ describe("the Pagante switch (operator endpoint)", () => {
     expect((await answerOf(res)).Erro.Campos.map((c) => c.Campo).sort()).toEqual(["IdCia", "Pagante"]);
   });
 
+  it("each change is one audit line: who (the admin key's name, never the key), when, the airline, before and after", async () => {
+    const named = "named-admin-key-0123456789";
+    const { app, logs } = testApp({ configInput: { adminKeys: [ADMIN_KEY, { name: "ops-ana", key: named }] } });
+    expect((await setPagante(app, { IdCia: 2, Pagante: false }, { "X-Admin-Key": named })).status).toBe(200);
+    expect((await setPagante(app, { IdCia: 2, Pagante: false })).status).toBe(200);
+    expect((await setPagante(app, { IdCia: 2, Pagante: true }, { Authorization: `Bearer ${named}` })).status).toBe(200);
+    const audit = logs.records.filter((r) => r.msg === "admin.pagante");
+    expect(audit).toEqual([
+      expect.objectContaining({ who: "ops-ana", at: new Date(NOW).toISOString(), airlineId: 2, before: true, after: false }),
+      // A key given alone is named by a digest of it.
+      expect.objectContaining({ who: expect.stringMatching(/^key-[0-9a-f]{8}$/), airlineId: 2, before: false, after: false }),
+      expect.objectContaining({ who: "ops-ana", airlineId: 2, before: false, after: true }),
+    ]);
+    expect(logs.text()).not.toContain(named);
+    expect(logs.text()).not.toContain(ADMIN_KEY);
+  });
+
   it("with no admin key configured the endpoint refuses everyone", async () => {
     const { app } = testApp({ configInput: { adminKeys: [] } });
     expect((await setPagante(app, { IdCia: 1, Pagante: false })).status).toBe(401);

@@ -49,7 +49,7 @@ const flakyStore = () => {
       guard(async () => {
         if (await inner.get(record.id)) return false;
         const { created } = await inner.openOrJoin({ ...record, version: 0, completed: false, completedAt: undefined });
-        return created && (await inner.append(record.id, change, owner, leaseMs));
+        return created && (await inner.append(record.id, change, owner, leaseMs)) === true;
       }),
   };
   return {

@@ -12,6 +12,8 @@ export interface AppEnv {
     realStatus: number | undefined;
     /** When the request reached the app (the clock's ms): how long it waited is admission control's queue age. */
     receivedAt: number;
+    /** The name of the admin key of the request (never the key); set by the admin middleware on `/admin/*`. */
+    admin: string;
     /** The request's trace context (its span's), handed to the search it starts. */
     trace: TraceContext;
   };

@@ -153,7 +153,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     }),
   );
   app.get(`${base}/admin/pagante`, admin, getPaganteHandler(d.pagante));
-  app.put(`${base}/admin/pagante`, admin, json, putPaganteHandler(d.pagante, config.limits.bodyBytes, logger));
+  app.put(`${base}/admin/pagante`, admin, json, putPaganteHandler(d.pagante, config.limits.bodyBytes, logger, d.clock));
   let document: ReturnType<typeof openApiDocument> | undefined;
   app.get(`${base}/openapi.json`, (c) => c.json((document ??= openApiDocument(base, calendars && d.priceCalendar?.openApiPaths(base)))));
   const docs = docsHandlers(base, d.docsAssets);

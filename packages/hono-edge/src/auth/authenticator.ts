@@ -3,7 +3,7 @@ import type { Clock } from "../clock.js";
 import type { ServiceConfig } from "../config/config-schema.js";
 import { Unauthorized } from "../errors/service-errors.js";
 import { BoundedMap } from "../util/bounded-map.js";
-import { secretMatcher } from "./secret-match.js";
+import { secretMatcher, sha256 } from "./secret-match.js";
 import { createTokenIssuer } from "./token-issuer.js";
 
 /** Who is calling: the tenant searches are shared within and rate limits count against. */
@@ -23,6 +23,11 @@ export interface Authenticator {
   login(username: string, password: string): Promise<{ readonly accessToken: string; readonly expiresIn: number }>;
   /** Whether a key is one of the admin keys. */
   isAdmin(key: string): Promise<boolean>;
+  /**
+   * The name of an admin key (what the audit log calls its holder), or undefined when the key is none: its
+   * configured name, else `key-` and the first 8 hex digits of its SHA-256 (never the key).
+   */
+  adminName(key: string): Promise<string | undefined>;
   /** Whether issued tokens are signed by a random per-process key (no `tokens.secret` configured). */
   readonly ephemeralTokenKey: boolean;
 }
@@ -48,7 +53,10 @@ const VERIFIED_TOKENS = 1_000;
  */
 export const createAuthenticator = (config: ServiceConfig, clock: Clock): Authenticator => {
   const apiKeys = secretMatcher<Principal>(config.apiKeys.map((k) => [k.key, { kind: "api-key", tenant: `apikey:${k.name}`, compat: k.compat }]));
-  const admin = secretMatcher<true>(config.adminKeys.map((k) => [k, true]));
+  const admin = secretMatcher<number>(config.adminKeys.map((k, i) => [k.key, i]));
+  const adminNames = Promise.all(
+    config.adminKeys.map(async (k) => k.name ?? `key-${[...(await sha256(k.key)).slice(0, 4)].map((b) => b.toString(16).padStart(2, "0")).join("")}`),
+  );
   // Username and password are matched together, so a wrong password and an unknown user take the same time.
   const agencies = secretMatcher<string>(config.agencies.map((a) => [`${a.username}\u0000${a.password}`, a.username]));
   const agencyCompat = new Map<string, RequestCompat>(config.agencies.map((a) => [a.username, a.compat]));
@@ -82,7 +90,11 @@ export const createAuthenticator = (config: ServiceConfig, clock: Clock): Authen
       return { accessToken: token, expiresIn };
     },
     async isAdmin(key) {
-      return (await admin.match(key)) === true;
+      return (await admin.match(key)) !== undefined;
+    },
+    async adminName(key) {
+      const i = await admin.match(key);
+      return i === undefined ? undefined : (await adminNames)[i];
     },
   };
 };

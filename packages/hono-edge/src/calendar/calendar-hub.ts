@@ -60,7 +60,7 @@ export class CalendarHub {
     const plan = planCalendar(query, { before: flexibleDays, after: flexibleDays, returnDays }, todayInSaoPaulo(new Date(now)));
     const rounds = Math.ceil(plan.days.length / Math.max(1, this.o.concurrency));
     const candidate: CalendarRecord = {
-      id: this.o.newId(),
+      id: this.o.store.idFor?.(key, this.o.newId()) ?? this.o.newId(),
       key,
       tenant,
       query,

@@ -17,6 +17,8 @@ export interface CalendarStore {
    * stored, its lease the caller's. Throws `SessionCapacityReached` when a store with a cap is full of running calendars.
    */
   openOrJoin(candidate: CalendarRecord): Promise<{ readonly record: CalendarRecord; readonly created: boolean }>;
+  /** The id a new calendar of `key` gets from `id` (a store that places a calendar's keys by its id, as a Redis Cluster does). Absent: `id`. */
+  idFor?(key: string, id: string): string;
   /** A live calendar by id; undefined when unknown or expired. */
   get(id: string): Promise<CalendarRecord | undefined>;
   /**

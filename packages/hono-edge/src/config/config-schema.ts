@@ -37,6 +37,22 @@ export const AgencySchema = z.strictObject({
   compat: CompatSchema,
 });
 
+/**
+ * A key of the operator endpoints (`/admin/*`): the key alone, or `{ name, key }` so that the audit log of a change
+ * names whose key made it (never the key). A key given alone is named by a digest of it (`key-1a2b3c4d`).
+ */
+export const AdminKeySchema = z
+  .union([
+    z.string().min(16, "must have at least 16 characters").max(512),
+    z.strictObject({
+      /** Who holds the key, as the audit log names them. */
+      name: z.string().regex(/^[\w.-]{1,64}$/, "must be 1-64 letters, digits, '_', '.' or '-'"),
+      /** The secret itself; at least 16 characters. */
+      key: z.string().min(16, "must have at least 16 characters").max(512),
+    }),
+  ])
+  .transform((k): { readonly name: string | undefined; readonly key: string } => (typeof k === "string" ? { name: undefined, key: k } : k));
+
 const RateLimitSchema = z.strictObject({
   /** Requests a tenant may make in a burst. */
   capacity: z.int().min(1).max(1_000_000).default(60),
@@ -149,8 +165,8 @@ export const ServiceConfigSchema = z
       .default("/api"),
     apiKeys: z.array(ApiKeySchema).default([]),
     agencies: z.array(AgencySchema).default([]),
-    /** Keys of the operator endpoints (`/admin/*`); none disables them. */
-    adminKeys: z.array(z.string().min(16, "must have at least 16 characters").max(512)).default([]),
+    /** Keys of the operator endpoints (`/admin/*`), each a key or `{ name, key }`; none disables them. */
+    adminKeys: z.array(AdminKeySchema).default([]),
     tokens: TokensSchema.prefault({}),
     /** Per-airline Pagante switch at start, by Companhia id; absent means on (cash flights shown). */
     pagante: z.partialRecord(z.enum(AIRLINE_IDS), z.boolean()).default({}),
@@ -164,7 +180,7 @@ export const ServiceConfigSchema = z
     metrics: MetricsSchema.prefault({}),
     /** A real ConsultaAereo upstream to search; absent: the embedded simulator (entries that have one). */
     upstream: UpstreamSchema.optional(),
-    /** Where searches live: `{ memory: {} }` (default) or `{ redis: { url, keyPrefix? } }` (entries that have one). */
+    /** Where searches live: `{ memory: {} }` (default) or `{ redis: { url | cluster | sentinels, ... } }` (entries that have one). */
     store: StoreSchema,
   })
   .superRefine((c, ctx) => {
@@ -178,9 +194,11 @@ export const ServiceConfigSchema = z
     const users = dup(c.agencies.map((a) => a.username));
     if (users !== undefined) ctx.addIssue({ code: "custom", path: ["agencies"], message: `duplicate agency username "${users}"` });
     const keys = new Set(c.apiKeys.map((k) => k.key));
-    if (c.adminKeys.some((k) => keys.has(k))) {
+    if (c.adminKeys.some((k) => keys.has(k.key))) {
       ctx.addIssue({ code: "custom", path: ["adminKeys"], message: "an admin key must not also be an API key" });
     }
+    const admins = dup(c.adminKeys.flatMap((k) => (k.name === undefined ? [] : [k.name])));
+    if (admins !== undefined) ctx.addIssue({ code: "custom", path: ["adminKeys"], message: `duplicate admin key name "${admins}"` });
   });
 
 /** The configuration as written in a file or built in code (defaults optional). */

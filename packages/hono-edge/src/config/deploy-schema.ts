@@ -1,5 +1,6 @@
 import { AIRLINES } from "@voar/core";
 import * as z from "zod";
+import { RedisStoreSchema } from "./redis-store-schema.js";
 import { UpstreamBreakerSchema, UpstreamBudgetSchema } from "./upstream-protection-schema.js";
 
 /**
@@ -88,15 +89,10 @@ export const UpstreamSchema = z
     }
   });
 
-/** A Redis shared by every instance: searches started on one are served by all. */
-const RedisStoreSchema = z.strictObject({
-  /** `redis://[user:password@]host:6379[/db]` or `rediss://` (TLS). */
-  url: z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379" }),
-  /** Prefix of every key and channel: one per deployment sharing a Redis. Default `voar:`. */
-  keyPrefix: z.string().min(1).max(128).optional(),
-});
-
-/** Where searches live between requests: `{ memory: {} }` (default, one instance) or `{ redis: { url } }`. */
+/**
+ * Where searches live between requests: `{ memory: {} }` (default, one instance) or `{ redis: {...} }` (one Redis,
+ * Sentinel or Cluster: see `redis-store-schema.ts`).
+ */
 export const StoreSchema = z
   .strictObject({
     memory: z.strictObject({}).optional(),
@@ -105,7 +101,7 @@ export const StoreSchema = z
   .default({ memory: {} })
   .superRefine((s, ctx) => {
     if (s.memory !== undefined && s.redis !== undefined) ctx.addIssue({ code: "custom", path: [], message: "give either memory or redis, not both" });
-    if (s.memory === undefined && s.redis === undefined) ctx.addIssue({ code: "custom", path: [], message: "give memory: {} or redis: { url }" });
+    if (s.memory === undefined && s.redis === undefined) ctx.addIssue({ code: "custom", path: [], message: "give memory: {} or redis: { url }, { cluster } or { sentinels, sentinelName }" });
   });
 
 /** An upstream as configured (validated). */

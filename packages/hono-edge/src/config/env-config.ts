@@ -1,3 +1,5 @@
+import { deepMerge, isPlainObject } from "./deep-merge.js";
+
 /**
  * Environment variables of the configuration: one per setting, named `VOAR_*`, read from a plain record
  * (`process.env`, a Worker's bindings, `Deno.env.toObject()`), so that reading them needs no runtime API.
@@ -9,6 +11,8 @@ interface EnvVar {
   readonly parse: (text: string) => { readonly value: unknown } | { readonly error: string };
   /** The value is a list added to what another variable put at the same path (instead of replacing it). */
   readonly append?: true;
+  /** The value is an object merged into what another variable put at the same path (instead of replacing it). */
+  readonly merge?: true;
 }
 
 const list = (text: string): string[] =>
@@ -64,8 +68,8 @@ const boolean = (text: string) => {
   return /^(true|on|1|yes)$/.test(t) ? { value: true } : /^(false|off|0|no)$/.test(t) ? { value: false } : { error: `"${text}" is not true or false` };
 };
 
-/** The Redis store replaces the default in-memory one (a file's `store.memory` included). */
-const redisStore = (t: string) => ({ value: { memory: undefined, redis: { url: t.trim() } } });
+/** The Redis store replaces the in-memory one (a file's too); topologies merge, so two given at once are an error. */
+const redisStore = (key: "url" | "cluster" | "sentinels") => (t: string) => ({ value: { memory: undefined, redis: { [key]: key === "url" ? t.trim() : list(t) } } });
 
 /** Every variable the configuration reads, by name. Values that are lists are comma-separated. */
 export const ENV_VARS: Readonly<Record<string, EnvVar>> = {
@@ -76,6 +80,8 @@ export const ENV_VARS: Readonly<Record<string, EnvVar>> = {
   VOAR_LEGACY_API_KEYS: { path: ["apiKeys"], parse: pairs("name", "key", "<tenant>:<key>", LEGACY), append: true },
   VOAR_LEGACY_AGENCIES: { path: ["agencies"], parse: pairs("username", "password", "<username>:<password>", LEGACY), append: true },
   VOAR_ADMIN_KEYS: { path: ["adminKeys"], parse: (t) => ({ value: list(t) }) },
+  // Admin keys with the name the audit log gives their holder: a list of their own, since a key may hold ':'.
+  VOAR_NAMED_ADMIN_KEYS: { path: ["adminKeys"], parse: pairs("name", "key", "<name>:<key>"), append: true },
   VOAR_TOKEN_SECRET: { path: ["tokens", "secret"], parse: (t) => ({ value: t }) },
   VOAR_TOKEN_TTL_SECONDS: { path: ["tokens", "ttlSeconds"], parse: number },
   VOAR_PAGANTE: { path: ["pagante"], parse: pagante },
@@ -98,10 +104,7 @@ export const ENV_VARS: Readonly<Record<string, EnvVar>> = {
   VOAR_LOGIN_LIMIT_PER_ACCOUNT_ALL_ADDRESSES_CAPACITY: { path: ["limits", "login", "perAccountAllAddresses", "capacity"], parse: number },
   VOAR_LOGIN_LIMIT_PER_ACCOUNT_ALL_ADDRESSES_REFILL_PER_SECOND: { path: ["limits", "login", "perAccountAllAddresses", "refillPerSecond"], parse: number },
   VOAR_LOGIN_LIMIT_PER_ACCOUNT_ALL_ADDRESSES_SUSTAINED_CAPACITY: { path: ["limits", "login", "perAccountAllAddressesSustained", "capacity"], parse: number },
-  VOAR_LOGIN_LIMIT_PER_ACCOUNT_ALL_ADDRESSES_SUSTAINED_REFILL_PER_SECOND: {
-    path: ["limits", "login", "perAccountAllAddressesSustained", "refillPerSecond"],
-    parse: number,
-  },
+  VOAR_LOGIN_LIMIT_PER_ACCOUNT_ALL_ADDRESSES_SUSTAINED_REFILL_PER_SECOND: { path: ["limits", "login", "perAccountAllAddressesSustained", "refillPerSecond"], parse: number },
   VOAR_LOGIN_LIMIT_SUCCESSES_CAPACITY: { path: ["limits", "login", "successes", "capacity"], parse: number },
   VOAR_LOGIN_LIMIT_SUCCESSES_REFILL_PER_SECOND: { path: ["limits", "login", "successes", "refillPerSecond"], parse: number },
   VOAR_LOGIN_REMEMBER_ADDRESS_SECONDS: { path: ["limits", "login", "rememberAddressSeconds"], parse: number },
@@ -147,8 +150,15 @@ export const ENV_VARS: Readonly<Record<string, EnvVar>> = {
   VOAR_UPSTREAM_CACHE_STALE_MS: { path: ["upstream", "cache", "staleMs"], parse: number },
   VOAR_UPSTREAM_CACHE_MAX_ENTRIES: { path: ["upstream", "cache", "maxEntries"], parse: number },
   // VOAR_REDIS_URL is an alias; VOAR_STORE_REDIS_URL, read after it, wins when both are set.
-  VOAR_REDIS_URL: { path: ["store"], parse: redisStore },
-  VOAR_STORE_REDIS_URL: { path: ["store"], parse: redisStore },
+  VOAR_REDIS_URL: { path: ["store"], parse: redisStore("url"), merge: true },
+  VOAR_STORE_REDIS_URL: { path: ["store"], parse: redisStore("url"), merge: true },
+  VOAR_STORE_REDIS_CLUSTER: { path: ["store"], parse: redisStore("cluster"), merge: true },
+  VOAR_STORE_REDIS_SENTINELS: { path: ["store"], parse: redisStore("sentinels"), merge: true },
+  VOAR_STORE_REDIS_SENTINEL_NAME: { path: ["store", "redis", "sentinelName"], parse: (t) => ({ value: t.trim() }) },
+  VOAR_STORE_REDIS_USERNAME: { path: ["store", "redis", "username"], parse: (t) => ({ value: t.trim() }) },
+  VOAR_STORE_REDIS_PASSWORD: { path: ["store", "redis", "password"], parse: (t) => ({ value: t }) },
+  VOAR_STORE_REDIS_SENTINEL_PASSWORD: { path: ["store", "redis", "sentinelPassword"], parse: (t) => ({ value: t }) },
+  VOAR_STORE_REDIS_TLS: { path: ["store", "redis", "tls"], parse: boolean },
   VOAR_STORE_REDIS_KEY_PREFIX: { path: ["store", "redis", "keyPrefix"], parse: (t) => ({ value: t.trim() }) },
 };
 
@@ -160,7 +170,7 @@ export interface EnvConfig {
   readonly errors: readonly string[];
 }
 
-const setPath = (target: Record<string, unknown>, path: readonly string[], value: unknown, append: boolean): void => {
+const setPath = (target: Record<string, unknown>, path: readonly string[], value: unknown, append: boolean, merge = false): void => {
   let node = target;
   for (const key of path.slice(0, -1)) {
     const next = node[key];
@@ -168,7 +178,8 @@ const setPath = (target: Record<string, unknown>, path: readonly string[], value
   }
   const last = path.at(-1)!;
   const before = node[last];
-  node[last] = append && Array.isArray(before) && Array.isArray(value) ? [...(before as unknown[]), ...(value as unknown[])] : value;
+  if (merge && isPlainObject(before) && isPlainObject(value)) node[last] = deepMerge(before, value);
+  else node[last] = append && Array.isArray(before) && Array.isArray(value) ? [...(before as unknown[]), ...(value as unknown[])] : value;
 };
 
 /** Reads the `VOAR_*` variables that are set (blank values count as unset). */
@@ -184,7 +195,7 @@ export const configFromEnv = (env: Readonly<Record<string, string | undefined>>)
       errors.push(`${name}: ${parsed.error}`);
       continue;
     }
-    setPath(value, v.path, parsed.value, v.append === true);
+    setPath(value, v.path, parsed.value, v.append === true, v.merge === true);
     const path = v.path.join(".");
     const before = origins.get(path);
     origins.set(path, before === undefined ? name : `${before} or ${name}`);

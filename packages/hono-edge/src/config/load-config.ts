@@ -1,3 +1,4 @@
+import { deepMerge as merge, isPlainObject } from "./deep-merge.js";
 import { configFromEnv } from "./env-config.js";
 import { ServiceConfigSchema, type ServiceConfig, type ServiceConfigInput } from "./config-schema.js";
 
@@ -22,18 +23,6 @@ export class ConfigError extends Error {
     this.name = "ConfigError";
   }
 }
-
-const isPlainObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u);
-
-/** Deep merge where `over` wins; arrays and scalars are replaced, not merged. */
-const merge = (base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> => {
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over)) {
-    const b = out[k];
-    out[k] = isPlainObject(b) && isPlainObject(v) ? merge(b, v) : v;
-  }
-  return out;
-};
 
 const validate = (input: unknown, origins: ReadonlyMap<string, string> = new Map()): ConfigResult => {
   const parsed = ServiceConfigSchema.safeParse(input);

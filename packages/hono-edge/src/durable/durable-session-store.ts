@@ -122,7 +122,7 @@ export const createDurableSessionStore = (o: DurableSessionStoreOptions): Durabl
     get: (id) => inner.get(id),
     async append(id, change, owner, leaseMs) {
       const ok = await inner.append(id, change, owner, leaseMs);
-      if (ok) await saveRecord(id, change);
+      if (ok === true) await saveRecord(id, change);
       return ok;
     },
     changes: (id, afterVersion) => inner.changes(id, afterVersion),
@@ -148,7 +148,7 @@ export const createDurableSessionStore = (o: DurableSessionStoreOptions): Durabl
           if (!created) continue; // another search of the same key came back first (should not happen: one lives per key)
           for (const change of changes) {
             pinned = change.completed ? (record.completedAt ?? record.createdAt) : record.createdAt;
-            if (!(await inner.append(record.id, change, RESTORER, 0))) break;
+            if ((await inner.append(record.id, change, RESTORER, 0)) !== true) break;
           }
           await inner.releaseLease(record.id, RESTORER);
           restored++;

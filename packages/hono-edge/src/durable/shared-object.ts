@@ -1,9 +1,10 @@
 /**
- * What the search objects of a Worker deployment share about its upstream, in Durable Objects of their own (the
- * `SHARED` binding, class `SharedObject`): one object per cached answer (account, airline, query) and one per
- * airline's breaker, each named by the deployment's fingerprint, what it holds and its key. A Worker's isolates
- * and search objects share no memory: without them, ten agencies asking one route would make ten upstream
- * searches, and every new search would ask an airline that is down again.
+ * What the search objects and isolates of a Worker deployment share, in Durable Objects of their own (the
+ * `SHARED` binding, class `SharedObject`): one object per cached answer (account, airline, query), one per
+ * airline's breaker, one per rate limit's bucket (budget and key), and one holding the Pagante switch, each named
+ * by the deployment's fingerprint, what it holds and its key. A Worker's isolates and search objects share no
+ * memory: without them, ten agencies asking one route would make ten upstream searches, every new search would
+ * ask an airline that is down again, rate limits would count per isolate and the switch would change one isolate.
  *
  * An object keeps what it holds in its storage (it outlives the object's eviction from memory) and deletes it when
  * it expires (an alarm). A request's steps are storage reads and writes only, so the runtime's input gate runs one
@@ -13,6 +14,7 @@
 import { admitTransition, recordTransition, type BreakerRecord, type BreakerSettings, type RequestOutcome } from "@voar/http-adapter/fetch";
 import type { Clock } from "../clock.js";
 import type { CachedAnswer } from "../sources/answer-store.js";
+import { bucketExpiry, holdsPagante, paganteStep, rateStep, type PaganteRequest, type RateRequest } from "./shared-settings-state.js";
 import type { DurableObjectState } from "./workers-types.js";
 
 /** Characters per stored chunk of an answer: at most 3 UTF-8 bytes each, under the 128 KiB of a value. */
@@ -59,7 +61,8 @@ export class SharedObjectCore {
   /**
    * `GET /answer`: the answer (200 JSON) or 404 when none or expired; `PUT /answer` an {@link AnswerPut}: kept
    * until its TTL (413 when too large to keep). `POST /breaker/admit` a {@link BreakerAdmit}: the adapter's
-   * `Admission`; `POST /breaker/record` a {@link BreakerOutcome}: `{ state }` after it.
+   * `Admission`; `POST /breaker/record` a {@link BreakerOutcome}: `{ state }` after it. `POST /rate` a
+   * `RateRequest`: the bucket's `RateDecision`; `POST /pagante` a `PaganteRequest`: a `PaganteReply`.
    */
   async fetch(request: Request): Promise<Response> {
     const route = `${request.method} ${new URL(request.url).pathname}`;
@@ -81,13 +84,20 @@ export class SharedObjectCore {
       await this.keepBreaker(record, settings, now);
       return Response.json({ state: record.state });
     }
+    if (route === "POST /rate") {
+      const { decision, expiresAt } = await rateStep(this.state.storage, (await request.json()) as RateRequest);
+      if (expiresAt !== undefined) await this.state.storage.setAlarm(expiresAt);
+      return Response.json(decision);
+    }
+    if (route === "POST /pagante") return Response.json(await paganteStep(this.state.storage, (await request.json()) as PaganteRequest));
     return new Response(null, { status: 404 });
   }
 
-  /** At the expiry of what it holds: gone (a later write moved the alarm, so an early call keeps it). */
+  /** At the expiry of what it holds: gone (a later write moved the alarm, so an early call keeps it). The Pagante switch stays. */
   async alarm(): Promise<void> {
     const stored = await this.state.storage.list<unknown>({ prefix: "" });
-    const expiresAt = Math.max((stored.get(META) as AnswerMeta | undefined)?.expiresAt ?? 0, (stored.get(BREAKER) as StoredBreaker | undefined)?.expiresAt ?? 0);
+    if (holdsPagante(stored)) return;
+    const expiresAt = Math.max((stored.get(META) as AnswerMeta | undefined)?.expiresAt ?? 0, (stored.get(BREAKER) as StoredBreaker | undefined)?.expiresAt ?? 0, bucketExpiry(stored) ?? 0);
     if (expiresAt > this.clock.now()) return this.state.storage.setAlarm(expiresAt);
     await this.clear([...stored.keys()]);
   }

@@ -9,7 +9,7 @@ import type { ServiceConfig } from "../config/config-schema.js";
 import { toErrorResponse } from "../errors/error-table.js";
 import { InternalError, InvalidRequest, isServiceError, UnknownSearch } from "../errors/service-errors.js";
 import { readBodyBytes, readJsonBody } from "../http/read-body.js";
-import { createTokenBucketLimiter } from "../limits/token-bucket.js";
+import { memoryRateLimiters } from "../limits/token-bucket.js";
 import { jsonLinesLogger, type Logger } from "../logging/logger.js";
 import { bearerAuth } from "../middleware/bearer-auth.js";
 import { corsPolicy } from "../middleware/cors-policy.js";
@@ -18,6 +18,7 @@ import { requestLog } from "../middleware/request-log.js";
 import { pollField } from "../routes/search-request.js";
 import { searchKey } from "../search/search-key.js";
 import { createMemoryPaganteSettings } from "../settings/pagante-settings.js";
+import { durablePaganteSettings, durableRateLimiters } from "./shared-settings.js";
 import { HIDDEN_CASH_HEADER } from "./search-object.js";
 import { objectIdOfSearch } from "./search-id.js";
 import type { DurableObjectId, DurableObjectNamespace } from "./workers-types.js";
@@ -28,6 +29,11 @@ export interface WorkerFrontDeps {
   readonly sources: readonly SearchSource[];
   /** The search objects' binding. */
   readonly searches: DurableObjectNamespace;
+  /**
+   * The shared objects' binding (`SHARED`): with it, rate limits and the Pagante switch are shared by every
+   * isolate (`shared-settings.ts`). Default: none, and they hold per isolate.
+   */
+  readonly shared?: DurableObjectNamespace | undefined;
   readonly clock?: Clock | undefined;
   readonly logger?: Logger | undefined;
   /**
@@ -51,8 +57,8 @@ const objectOfPoll = (searches: DurableObjectNamespace, searchId: string): Durab
 /**
  * The Worker's own app: what needs no search state is served in the isolate (health, OpenAPI, docs,
  * `POST /Token`, the admin routes, every error), and each search request goes to its search's Durable
- * Object (`search-object.ts`) once the Worker has checked it: bearer auth, the tenant's rate limit (per
- * isolate), the body limit and the request rules, with the same error envelopes as the app. A query goes to
+ * Object (`search-object.ts`) once the Worker has checked it: bearer auth, the tenant's rate limit (shared by
+ * every isolate through the shared objects, per isolate without them), the body limit and the request rules, with the same error envelopes as the app. A query goes to
  * the object named by its identity (the deployment's fingerprint, then `searchKey`: tenant, normalized
  * query, Pagante state), so identical requests share one search; a poll by `Token` / `LeaseId` goes to the object its id names (an id naming no
  * object is the usual 400 naming that field). The object checks the bearer again (an issued token needs
@@ -62,13 +68,15 @@ export const createWorkerFront = (deps: WorkerFrontDeps): Hono<AppEnv> => {
   const { config, searches } = deps;
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? jsonLinesLogger();
-  const pagante = createMemoryPaganteSettings(config.pagante);
-  const rateLimiter = createTokenBucketLimiter({ ...config.limits.rateLimit, clock });
+  const shared = deps.shared && { namespace: deps.shared, deployment: deps.deployment ?? "", clock, logger };
+  const pagante = shared ? durablePaganteSettings({ ...shared, initial: config.pagante }) : createMemoryPaganteSettings(config.pagante);
+  const rateLimiters = shared ? durableRateLimiters(shared) : memoryRateLimiters(clock);
+  const rateLimiter = rateLimiters("tenant", config.limits.rateLimit);
   // No docsAssets: Swagger UI's files would take most of the bundle's size budget, so /docs says where the
   // interactive reference is served (the Node entry) and links the OpenAPI document. No price calendar
   // either (no `priceCalendar`): the isolate's memory is no place for one (a poll in another isolate would
   // not find it), and the search objects keep searches only; the calendar routes answer 404.
-  const local = createApp({ config, sources: deps.sources, clock, logger, pagante, rateLimiter, docsAssets: undefined });
+  const local = createApp({ config, sources: deps.sources, clock, logger, pagante, rateLimiters, rateLimiter, docsAssets: undefined });
   const base = config.basePath;
 
   const forward: Handler<AppEnv> = async (c) => {

@@ -35,12 +35,13 @@ export const trackSearches = (inner: SessionStore): TrackedStore => {
     },
     async acquireLease(id, owner, leaseMs) {
       const taken = await inner.acquireLease(id, owner, leaseMs);
-      if (taken) running.add(id);
+      if (taken === true) running.add(id);
       return taken;
     },
     async append(id, change, owner, leaseMs) {
       const ok = await inner.append(id, change, owner, leaseMs);
-      if (!ok || change.completed) end(id);
+      // "behind": the owner writes the search back and goes on running it.
+      if (ok === false || (ok === true && change.completed)) end(id);
       return ok;
     },
     async releaseLease(id, owner) {

@@ -55,11 +55,14 @@ let front: { readonly fetch: (request: Request) => Response | Promise<Response> 
 const frontOf = (env: WorkerEnv, searches: DurableObjectNamespace) => {
   const config = configOf(env);
   const { backend, sources, cache } = sourcesFor(env);
-  jsonLinesLogger().log({ level: cache === "no-binding" ? "warn" : "info", msg: "worker.ready", backend, sources: sources.map((s) => s.id), ...(cache ? { answerCache: cache } : {}) });
+  const shared = env.SHARED;
+  // Without the shared objects, rate limits and the Pagante switch hold per isolate: said once.
+  const settings = shared ? "shared" : "per-isolate";
+  jsonLinesLogger().log({ level: cache === "no-binding" || !shared ? "warn" : "info", msg: "worker.ready", backend, sources: sources.map((s) => s.id), limitsAndPagante: settings, ...(cache ? { answerCache: cache } : {}) });
   // What answers this Worker's searches names its objects too: a namespace shared by Workers with other
   // sources (`script_name` bindings) never joins their searches.
   const deployment = deploymentFingerprint(config, entrySetup(env).simulatorSettings);
-  return createWorkerFront({ config, sources, searches, deployment });
+  return createWorkerFront({ config, sources, searches, shared, deployment });
 };
 
 export default {
@@ -75,9 +78,10 @@ export default {
 };
 
 /**
- * The Durable Object class of what the search objects share about the upstream (wrangler.toml: `SHARED` binding,
- * `class_name = "SharedObject"`): one object per cached answer, one per airline's breaker. Without the binding
- * the Worker searches without the answer cache and with breakers per search object (`worker.ready` says so).
+ * The Durable Object class of what the search objects and isolates share (wrangler.toml: `SHARED` binding,
+ * `class_name = "SharedObject"`): one object per cached answer, per airline's breaker, per rate limit's bucket, and
+ * one holding the Pagante switch. Without the binding the Worker searches without the answer cache, with breakers
+ * per search object, and rate limits and the switch per isolate (`worker.ready` says so).
  */
 export class SharedObject {
   private readonly core: SharedObjectCore;

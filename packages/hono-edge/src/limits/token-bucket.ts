@@ -36,10 +36,23 @@ export interface TokenBucketOptions {
   readonly maxKeys?: number | undefined;
 }
 
-interface Bucket {
-  tokens: number;
-  at: number;
+/** A bucket's state: its tokens at a time (ms). */
+export interface Bucket {
+  readonly tokens: number;
+  readonly at: number;
 }
+
+/**
+ * One operation on a bucket at `now`, pure: the decision, and the bucket after it (`undefined` when unchanged, for
+ * `peek`). An absent bucket is a full one. The same arithmetic as the Redis script (`TAKE_TOKEN`).
+ */
+export const stepBucket = (prior: Bucket | undefined, op: BucketOperation, settings: BucketSettings, now: number): { readonly decision: RateDecision; readonly after: Bucket | undefined } => {
+  const tokens = prior ? Math.min(settings.capacity, prior.tokens + (Math.max(0, now - prior.at) / 1000) * settings.refillPerSecond) : settings.capacity;
+  const ok = tokens >= 1;
+  const after = op === "peek" ? undefined : { tokens: op === "take" ? (ok ? tokens - 1 : tokens) : op === "refund" ? Math.min(settings.capacity, tokens + 1) : 0, at: now };
+  const decision: RateDecision = ok ? { ok: true } : { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / settings.refillPerSecond)) };
+  return { decision, after };
+};
 
 /**
  * An in-memory token bucket per key, on an injected clock: each request takes one token, tokens come
@@ -54,19 +67,14 @@ export const createTokenBucketLimiter = (options: TokenBucketOptions): TokenBuck
   const buckets = new Map<string, Bucket>();
   const maxKeys = options.maxKeys ?? 10_000;
   const apply = (key: string, op: BucketOperation): RateDecision => {
-    const now = options.clock.now();
-    const prior = buckets.get(key);
-    const tokens = prior ? Math.min(options.capacity, prior.tokens + (Math.max(0, now - prior.at) / 1000) * options.refillPerSecond) : options.capacity;
-    const ok = tokens >= 1;
-    if (op !== "peek") {
-      const after = op === "take" ? (ok ? tokens - 1 : tokens) : op === "refund" ? Math.min(options.capacity, tokens + 1) : 0;
+    const { decision, after } = stepBucket(buckets.get(key), op, options, options.clock.now());
+    if (after) {
       // Re-inserting keeps the map in least-recently-seen order, so the oldest key is the first one.
       buckets.delete(key);
-      buckets.set(key, { tokens: after, at: now });
+      buckets.set(key, after);
       if (buckets.size > maxKeys) buckets.delete(buckets.keys().next().value!);
     }
-    if (ok) return { ok: true };
-    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / options.refillPerSecond)) };
+    return decision;
   };
   return {
     take: (key) => Promise.resolve(apply(key, "take")),

@@ -1,6 +1,6 @@
 /**
  * The Lua scripts of the Redis calendar store (see `redis-calendar-store.ts`), atomic like the session
- * store's: per calendar, a hash `calendar:<id>` (`rec` the record as JSON without its lease, `owner` and `exp`
+ * store's: per calendar, a hash `calendar:{<tag>}:<id>` (`rec` the record as JSON without its lease, `owner` and `exp`
  * the lease, `join` the time after which a new request no longer joins it) and the mapping
  * `calendar-key:<calendar key>` -> id. Lease expiry compares against the server's `TIME`.
  */

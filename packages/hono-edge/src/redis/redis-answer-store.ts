@@ -3,7 +3,12 @@
  * own under the deployment's prefix (`<prefix>answer:<key>`), JSON, expiring by itself (`PX`), and an index
  * of them by time of storing that keeps their number bounded (the oldest go first). Calls go through the
  * connection's guard: while Redis is unreachable a lookup fails at once and the cache asks the source.
+ *
+ * On a Redis Cluster an answer and its index must share a slot: the answers are spread over up to 16 buckets,
+ * each with its own hash tag and index (`<prefix>answer:{a<n>}:<key>`, `<prefix>answers:{a<n>}`), each bounding
+ * its share of `maxEntries` (together exactly `maxEntries`), so the cache spreads over the primaries.
  */
+import { createHash } from "node:crypto";
 import type { AnswerStore, CachedAnswer } from "../sources/answer-store.js";
 import { luaScript } from "./lua-runner.js";
 import type { RedisConnection } from "./redis-connection.js";
@@ -43,8 +48,14 @@ export const createRedisAnswerStore = (o: RedisAnswerStoreOptions): AnswerStore 
   const client = o.redis.client;
   const setAnswer = luaScript(client, SET_ANSWER);
   const prefix = o.keyPrefix ?? "voar:";
-  const index = `${prefix}answers`;
-  const keyOf = (key: string) => `${prefix}answer:${key}`;
+  const buckets = o.redis.topology === "cluster" ? Math.min(16, o.maxEntries) : 1;
+  /** The bucket of a key, its index and its bound (the first `maxEntries % buckets` buckets hold one more). */
+  const bucketOf = (key: string) => {
+    if (buckets === 1) return { tag: "", index: `${prefix}answers`, max: o.maxEntries };
+    const n = createHash("sha1").update(key).digest().readUInt16BE(0) % buckets;
+    return { tag: `{a${n}}:`, index: `${prefix}answers:{a${n}}`, max: Math.floor(o.maxEntries / buckets) + (n < o.maxEntries % buckets ? 1 : 0) };
+  };
+  const keyOf = (key: string) => `${prefix}answer:${bucketOf(key).tag}${key}`;
   const maxBytes = o.maxEntryBytes ?? 4 * 1024 * 1024;
   return {
     get: async (key) => {
@@ -54,7 +65,8 @@ export const createRedisAnswerStore = (o: RedisAnswerStoreOptions): AnswerStore 
     set: async (key, answer, ttlMs) => {
       const text = JSON.stringify(answer);
       if (Buffer.byteLength(text) > maxBytes) return;
-      await o.redis.guard.run(() => setAnswer.run([keyOf(key), index], [text, Math.max(1, Math.round(ttlMs)), answer.storedAt, o.maxEntries]));
+      const bucket = bucketOf(key);
+      await o.redis.guard.run(() => setAnswer.run([keyOf(key), bucket.index], [text, Math.max(1, Math.round(ttlMs)), answer.storedAt, bucket.max]));
     },
   };
 };

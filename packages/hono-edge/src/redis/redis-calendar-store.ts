@@ -1,14 +1,14 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./topology/open-client.js";
 import { calendarExpiry, type CalendarRecord } from "../calendar/calendar-record.js";
 import type { CalendarStore } from "../calendar/calendar-store.js";
 import { OPEN_CALENDAR, SAVE_CALENDAR } from "./calendar-scripts.js";
 import { luaScript } from "./lua-runner.js";
-import type { RedisKeys } from "./redis-keys.js";
+import { slotTag, taggedSearchId, type RedisKeys } from "./redis-keys.js";
 import type { StoreGuard } from "./store-guard.js";
 
 /** What {@link createRedisCalendarStore} needs: the session store's Redis, guard and keys. */
 export interface RedisCalendarStoreOptions {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly guard: StoreGuard;
   readonly keys: RedisKeys;
   /** How long a calendar is kept after completion (one that never completes: after its deadline). */
@@ -27,7 +27,8 @@ const decode = (rec: string, owner: string | undefined | null, exp: string | und
 
 /**
  * The calendars of the Redis session store (its `calendars`): every instance sharing the store serves
- * every calendar; the scripts make opening atomic per key and a write conditional on the lease. Redis
+ * every calendar; the scripts make opening atomic per key and a write conditional on the lease. A calendar's id
+ * carries the hash tag of its key, so its hash and its key's mapping share a slot on a Redis Cluster. Redis
  * expires a calendar `ttlMs` after completion (after its deadline while it runs). No cap of its own: its
  * days are searches, under the store's caps.
  */
@@ -36,11 +37,14 @@ export const createRedisCalendarStore = (o: RedisCalendarStoreOptions): Calendar
   const { run } = o.guard;
   const scripts = { open: luaScript(redis, OPEN_CALENDAR), save: luaScript(redis, SAVE_CALENDAR) };
   return {
+    // A calendar's keys share its key's hash tag (one slot on a Redis Cluster), as a search's do.
+    idFor: taggedSearchId,
     async openOrJoin(candidate) {
       const reply = (await run(() =>
         scripts.open.run(
           [keys.calendarMapping(candidate.key), keys.calendar(candidate.id)],
-          [candidate.id, encode(candidate), candidate.lease?.owner ?? "", Math.max(0, (candidate.lease?.expiresAt ?? 0) - candidate.createdAt), calendarExpiry(candidate, o.ttlMs), keys.calendarPrefix],
+          // The hash of the calendar the key maps to is found by its id, in the key's slot: its id carries the key's tag.
+          [candidate.id, encode(candidate), candidate.lease?.owner ?? "", Math.max(0, (candidate.lease?.expiresAt ?? 0) - candidate.createdAt), calendarExpiry(candidate, o.ttlMs), `${keys.calendarPrefix}{${slotTag(candidate.key)}}:`],
         ),
       )) as [number, string?, string?, string?];
       if (reply[0] === 1) return { record: candidate, created: true };

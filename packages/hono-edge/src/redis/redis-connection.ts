@@ -1,7 +1,10 @@
-import { Redis, type RedisOptions } from "ioredis";
+import type { RedisOptions } from "ioredis";
 import { isStoreUnavailable } from "../errors/service-errors.js";
 import type { ServiceMetrics } from "../telemetry/service-metrics.js";
-import { createStoreGuard, redisClientOptions, type StoreGuard } from "./store-guard.js";
+import { createStoreGuard, type StoreGuard } from "./store-guard.js";
+import { clusterGuardView } from "./topology/cluster-guard-view.js";
+import { duplicateClient, isCluster, openClient, subscriberClient, type RedisClient } from "./topology/open-client.js";
+import type { RedisTarget, RedisTopology } from "./topology/redis-target.js";
 
 /** Options of {@link openRedisConnection}. */
 export interface RedisConnectionOptions {
@@ -46,12 +49,16 @@ const measuredGuard = (guard: StoreGuard, metrics: ServiceMetrics): StoreGuard =
  * connections to it with the same settings.
  */
 export interface RedisConnection {
-  /** The command client. Give it no ioredis `keyPrefix`: keys are built by their users. */
-  readonly client: Redis;
+  /** The command client (a cluster's, on a cluster). Give it no ioredis `keyPrefix`: keys are built by their users. */
+  readonly client: RedisClient;
+  /** One Redis (a URL or a client), a Sentinel primary, or a Redis Cluster: how keys and pub/sub are laid out. */
+  readonly topology: RedisTopology;
   /** Whether Redis answers now; every call on it goes through `guard.run`. */
   readonly guard: StoreGuard;
-  /** A new connection to the same Redis with the same settings, `override` aside (e.g. the pub/sub subscriber); the caller closes it. */
-  duplicate(override?: Partial<RedisOptions>): Redis;
+  /** A new connection to the same Redis with the same settings, `override` aside; the caller closes it. */
+  duplicate(override?: Partial<RedisOptions>): RedisClient;
+  /** A new connection for pub/sub (sharded subscriptions on a cluster); the caller closes it. */
+  subscriber(): RedisClient;
   /** Closes the command client if this connection opened it (from a URL). */
   close(): Promise<void>;
 }
@@ -60,8 +67,9 @@ export interface RedisConnection {
 export const isRedisConnection = (u: unknown): u is RedisConnection => typeof u === "object" && u !== null && "guard" in u && "client" in u;
 
 /**
- * Opens a Redis for the service: from a URL, a client with {@link redisClientOptions} (fast failures,
- * background reconnection; the connection owns and closes it), or over an ioredis client the caller keeps.
+ * Opens a Redis for the service: from a URL or a {@link RedisTarget} (Sentinel, Cluster), a client with
+ * `redisClientOptions` (fast failures, background reconnection; the connection owns and closes it), or over an
+ * ioredis client the caller keeps.
  * Make one per Redis and give it to the session store and the rate limiters alike, so that they share one
  * view of its availability (`guard`) and one connection.
  *
@@ -71,16 +79,19 @@ export const isRedisConnection = (u: unknown): u is RedisConnection => typeof u 
  * const rateLimiters = redisRateLimiters({ redis, fallback: memoryRateLimiters(systemClock) });
  * // at shutdown, after the app and the store: await redis.close();
  */
-export const openRedisConnection = (redis: string | Redis, o: RedisConnectionOptions = {}): RedisConnection => {
+export const openRedisConnection = (redis: string | RedisTarget | RedisClient, o: RedisConnectionOptions = {}): RedisConnection => {
   const commandTimeoutMs = o.commandTimeoutMs ?? 500;
-  const owned = typeof redis === "string";
-  const client = typeof redis === "string" ? new Redis(redis, redisClientOptions(commandTimeoutMs)) : redis;
+  const given = typeof redis === "string" ? ({ kind: "single", url: redis } as const) : redis;
+  const owned = "kind" in given;
+  const client = "kind" in given ? openClient(given, commandTimeoutMs) : given;
+  const topology: RedisTopology = isCluster(client) ? "cluster" : "kind" in given ? given.kind : "single";
   // The guard's probes on a connection of their own: a PING there is answered when Redis answers it, not after
   // the replies queued on the command connection that this process has not read yet (a busy instance is not a
-  // Redis outage). Its errors are the command connection's to report.
-  const probe = client.duplicate({ connectionName: "voar-probe" });
-  probe.on("error", () => undefined);
-  const bare = createStoreGuard(client, {
+  // Redis outage). Its errors are the command connection's to report. A cluster is probed through its own
+  // client, every primary at once (a second cluster client would connect to its nodes only at its first probe).
+  const probe = isCluster(client) ? undefined : duplicateClient(client, { connectionName: "voar-probe" });
+  probe?.on("error", () => undefined);
+  const bare = createStoreGuard(isCluster(client) ? clusterGuardView(client, commandTimeoutMs) : client, {
     commandTimeoutMs,
     startupWaitMs: commandTimeoutMs,
     failureThreshold: o.breakerThreshold ?? 1,
@@ -91,10 +102,12 @@ export const openRedisConnection = (redis: string | Redis, o: RedisConnectionOpt
   const guard = o.metrics ? measuredGuard(bare, o.metrics) : bare;
   return {
     client,
+    topology,
     guard,
-    duplicate: (override) => client.duplicate(override),
+    duplicate: (override) => duplicateClient(client, override),
+    subscriber: () => subscriberClient(client),
     async close() {
-      probe.disconnect();
+      probe?.disconnect();
       if (!owned || client.status === "end") return;
       // QUIT waits for Redis's answer: a frozen Redis would hold the shutdown, so it gets one second.
       let timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,25 +1,30 @@
-import type { Redis } from "ioredis";
+import { StoreUnavailable } from "../errors/service-errors.js";
 import { silentLogger, type Logger } from "../logging/logger.js";
 import { mergeChanges, type SearchChange } from "../search/search-change.js";
 import { SessionCapacityReached, type SearchRecord, type SessionStore } from "../search/session-store.js";
+import { openSearch } from "./open-search.js";
+import { confirmedWrites } from "./confirmed-writes.js";
 import { luaScript } from "./lua-runner.js";
-import { ACQUIRE_LEASE, APPEND, CHANGES_AFTER, COMPACT, OPEN_OR_JOIN, RELEASE_LEASE, RESTORE } from "./lua-scripts.js";
+import { ACQUIRE_LEASE, APPEND, CHANGES_AFTER, COMPACT, OPEN_OR_JOIN, RECORD, RELEASE_LEASE, RESTORE } from "./lua-scripts.js";
 import { decodeChange, encodeChange, pairsToHash, recordFromHash, recordToFields } from "./record-codec.js";
-import { redisKeys } from "./redis-keys.js";
+import { redisKeys, taggedSearchId } from "./redis-keys.js";
 import { isRedisConnection, openRedisConnection, type RedisConnection } from "./redis-connection.js";
 import { createRedisWatchers } from "./redis-watchers.js";
 import { createRedisCalendarStore } from "./redis-calendar-store.js";
+import { searchPlaces } from "./search-places.js";
+import type { RedisClient } from "./topology/open-client.js";
+import type { RedisTarget } from "./topology/redis-target.js";
 
 /** Options of {@link createRedisSessionStore}. */
 export interface RedisSessionStoreOptions {
   /**
    * The Redis to use: a {@link RedisConnection} (`openRedisConnection`: shared with the rate limiters, one
-   * view of Redis's availability for both; the caller closes it), a URL (`redis://127.0.0.1:6379`; the store
-   * opens and closes its connections) or an ioredis client (the caller keeps it and closes it; the store only
-   * duplicates it for pub/sub). Give the client no ioredis `keyPrefix` of its own: the scripts derive keys
-   * from `keyPrefix` below.
+   * view of Redis's availability for both; the caller closes it), a URL (`redis://127.0.0.1:6379`) or a
+   * {@link RedisTarget} (Sentinel, Cluster; the store opens and closes its connections), or an ioredis client
+   * (the caller keeps it and closes it; the store only duplicates it). Give the client no ioredis `keyPrefix` of
+   * its own: the scripts derive keys from `keyPrefix` below.
    */
-  readonly redis: string | Redis | RedisConnection;
+  readonly redis: string | RedisTarget | RedisClient | RedisConnection;
   /** How long a search is kept after completion (one that never completes: after its deadline). */
   readonly ttlMs: number;
   /**
@@ -38,6 +43,11 @@ export interface RedisSessionStoreOptions {
   readonly maxSessions?: number | undefined;
   /** Searches one tenant may run at once, across every instance. Default: no cap. */
   readonly maxSessionsPerTenant?: number | undefined;
+  /**
+   * How long the write that completes a search waits for a replica's confirmation (`WAIT`) when its primary has a
+   * replica; unconfirmed, the owner keeps the search and writes it again. Default 500.
+   */
+  readonly confirmTimeoutMs?: number | undefined;
   /** Where connection-level problems are reported. Default: nowhere. */
   readonly logger?: Logger | undefined;
   /**
@@ -60,12 +70,16 @@ export interface RedisSessionStore extends SessionStore {
   readonly connection: RedisConnection;
 }
 
+
 /**
- * A {@link SessionStore} on Redis, for several instances serving the same searches: snapshots are shared as
- * a per-search log of changes, a search is opened atomically per query, each append checks the lease in
- * the same Lua script that writes it (so an instance that lost its lease can never write again), watchers
- * hear of new versions through pub/sub, and Redis expires everything by itself (`PEXPIRE`). Node-only:
- * import it from `@voar/hono-edge/redis`.
+ * A {@link SessionStore} on Redis (one Redis, a Sentinel primary or a Redis Cluster), for several instances
+ * serving the same searches: snapshots are shared as a per-search log of changes, a search is opened atomically
+ * per query, each append checks the lease and the version in the same Lua script that writes it (so an instance
+ * that lost its lease can never write again, and a store that lost writes in a failover is noticed and written
+ * back by the search's owner), watchers hear of new versions through pub/sub (sharded on a cluster), and Redis
+ * expires everything by itself (`PEXPIRE`). The caps count the places of running searches (`search-places.ts`).
+ * While a search's owner has not confirmed it since its primary failed over, other instances answer it with a
+ * retryable 503 rather than a state that may lack what a client saw. Node-only: import it from `@voar/hono-edge/redis`.
  *
  * @example
  * const store = createRedisSessionStore({ redis: "redis://127.0.0.1:6379", ttlMs: config.search.ttlMs });
@@ -79,34 +93,40 @@ export const createRedisSessionStore = (options: RedisSessionStoreOptions): Redi
     : openRedisConnection(given, { commandTimeoutMs: options.commandTimeoutMs, breakerThreshold: options.breakerThreshold, breakerCooldownMs: options.breakerCooldownMs });
   const closeConnection = isRedisConnection(given) ? () => Promise.resolve() : () => connection.close();
   const { client: redis, guard } = connection;
+  const cluster = connection.topology === "cluster";
+  const publish = cluster ? "SPUBLISH" : "PUBLISH";
   const logger = options.logger ?? silentLogger;
   const keys = redisKeys(options.keyPrefix ?? "voar:");
   const maxChanges = Math.max(2, options.maxChangesPerSearch ?? 256);
+  const caps = { instance: options.maxSessions ?? 0, tenant: options.maxSessionsPerTenant ?? 0 };
+  const places = searchPlaces({ connection, keys, maxSessions: caps.instance, maxSessionsPerTenant: caps.tenant, logger });
+  const confirmed = confirmedWrites(connection, options.confirmTimeoutMs ?? 500, logger);
   // The subscriber may queue its SUBSCRIBE while it (re)connects: the guard has checked the main connection
   // first, and bounds the wait.
-  const watchers = createRedisWatchers(() => connection.duplicate({ enableOfflineQueue: true }), logger);
+  const watchers = createRedisWatchers(() => connection.subscriber(), logger, cluster);
   // Connected from the start, with the command client: the first stream's SUBSCRIBE then waits for no
   // connection setup, which on a distant or TLS Redis could take most of the command timeout.
   watchers.connect();
   // A Redis declared unavailable (down, or frozen with its connections open) wakes every watcher: each reads
   // the store, learns that it is unavailable and ends its stream with a retryable event, instead of waiting
-  // in silence for a message that cannot come.
+  // in silence for a message that cannot come. Back, the places of the caps are taken again at once (a
+  // promoted replica may lack the last ones).
   guard.onChange((available) => {
     if (!available) watchers.interrupt();
+    else void places.renew();
   });
   const scripts = {
     open: luaScript(redis, OPEN_OR_JOIN),
     append: luaScript(redis, APPEND),
+    appendConfirmed: luaScript(confirmed.client, APPEND),
     acquire: luaScript(redis, ACQUIRE_LEASE),
     release: luaScript(redis, RELEASE_LEASE),
+    record: luaScript(redis, RECORD),
     changesAfter: luaScript(redis, CHANGES_AFTER),
     compact: luaScript(redis, COMPACT),
-    restore: luaScript(redis, RESTORE),
+    restore: luaScript(confirmed.client, RESTORE),
   };
   const { run } = guard;
-
-  /** Expiry of a new search: completed ones `ttl` after completion, the others `ttl` after their deadline. */
-  const expiresAt = (r: SearchRecord) => (r.completed ? (r.completedAt ?? r.createdAt) : r.deadlineAt) + options.ttlMs;
 
   /**
    * Folds the oldest changes of a long log into one cumulative change, down to half of `maxChanges` so that
@@ -121,52 +141,45 @@ export const createRedisSessionStore = (options: RedisSessionStoreOptions): Redi
     await run(() => scripts.compact.run([keys.changes(id), keys.search(id)], [oldest.length, oldest[0]!.version, oldest.at(-1)!.version, encodeChange(folded)]));
   };
 
+  /** The tenant and deadline of a stored search (for its places), without the epoch check of `get`. */
+  const placeOf = async (id: string) => {
+    const rec = await run(() => redis.hget(keys.search(id), "rec"));
+    return rec === null ? undefined : (JSON.parse(rec) as Pick<SearchRecord, "tenant" | "deadlineAt">);
+  };
+
+  /** After a confirmed write: the search's completion reached a replica, or the store turned out behind. */
+  const confirmedOrBehind = async (id: string, replicas: number, version: number) => (await confirmed.confirm(keys.search(id), replicas, version)) === "confirmed";
+
   return {
     // The price calendars beside the searches, on the same connection and guard.
     calendars: createRedisCalendarStore({ redis, guard, keys, ttlMs: options.ttlMs }),
-    async openOrJoin(candidate) {
-      const f = recordToFields(candidate);
-      const reply = (await run(() =>
-        scripts.open.run(
-          [keys.mapping(candidate.key), keys.search(candidate.id), keys.changes(candidate.id), keys.running, keys.runningOf(candidate.tenant)],
-          [
-            candidate.id,
-            f.rec,
-            f.owner,
-            f.exp,
-            f.done,
-            f.doneAt,
-            expiresAt(candidate),
-            keys.searchPrefix,
-            options.maxSessions ?? 0,
-            options.maxSessionsPerTenant ?? 0,
-            candidate.deadlineAt,
-          ],
-        ),
-      )) as [number, string?, (string[] | number)?];
-      if (reply[0] === 1) return { record: candidate, created: true };
-      if (reply[0] === 2) {
-        const scope = reply[1] === "tenant" ? "tenant" : "instance";
-        throw new SessionCapacityReached(scope, Math.max(1, Math.ceil(Number(reply[2]) / 1_000)));
-      }
-      const record = recordFromHash(pairsToHash((reply[2] as string[] | undefined) ?? []));
-      if (!record) throw new Error(`redis session store: search ${reply[1] ?? "?"} has no record`);
-      return { record, created: false };
-    },
+    searchIdFor: taggedSearchId,
+    openOrJoin: (candidate) => openSearch({ run, open: scripts.open, keys, cluster, places, caps, ttlMs: options.ttlMs }, candidate),
     async get(id) {
-      return recordFromHash(await run(() => redis.hgetall(keys.search(id))));
+      const [flat, epoch, now, noticed] = (await run(() => scripts.record.run([keys.search(id)], []))) as [string[]?, string?, number?, number?];
+      const hash = pairsToHash(flat ?? []);
+      const record = recordFromHash(hash);
+      // Its owner last wrote it on a primary that is gone, and has not confirmed it since: the promoted replica may
+      // lack changes a client was shown. The owner confirms it (or writes it back) within a heartbeat; one that died
+      // has its lease, and one more from when the store noticed, before another instance takes the search over.
+      const waiting = record?.lease && (record.lease.expiresAt > Number(now) || Number(now) < Number(noticed) + Number(hash["ls"] ?? 0));
+      const unconfirmed = waiting && epoch !== undefined && hash["ep"] !== epoch && !places.holds(id);
+      if (unconfirmed) throw new StoreUnavailable("the search's owner has not confirmed it since the store failed over", 1);
+      return record;
     },
     async append(id, change, owner, leaseMs) {
-      const length = (await run(() =>
-        scripts.append.run(
-          [keys.search(id), keys.changes(id)],
-          [owner, leaseMs, change.version, change.completed ? "1" : "0", encodeChange(change), options.ttlMs, keys.channel(id), id, change.rejoinMs ?? ""],
-        ),
-      )) as number;
-      if (length < 0) return false;
-      if (length > maxChanges && !change.completed) {
+      const script = change.completed ? scripts.appendConfirmed : scripts.append;
+      const args = [owner, leaseMs, change.version, change.completed ? "1" : "0", encodeChange(change), options.ttlMs, keys.channel(id), id, change.rejoinMs ?? "", publish];
+      const [written, replicas] = (await run(() => script.run([keys.search(id), keys.changes(id)], args))) as [number, number?];
+      if (written === -3) return "behind";
+      if (written === -2) places.forget(id);
+      if (written < 0) return false;
+      if (change.completed) {
+        if (!(await confirmedOrBehind(id, replicas ?? 0, change.version))) return "behind";
+        await places.release(id);
+      } else if (written > maxChanges) {
         // The change is recorded either way; a failed compaction only leaves the log longer until the next one.
-        await compact(id, length).catch((e: unknown) =>
+        await compact(id, written).catch((e: unknown) =>
           logger.log({ level: "warn", msg: "redis.compaction_failed", searchId: id, error: e instanceof Error ? e.message : String(e) }),
         );
       }
@@ -179,36 +192,51 @@ export const createRedisSessionStore = (options: RedisSessionStoreOptions): Redi
       const first = all.findIndex((c: SearchChange) => c.version > afterVersion);
       return first < 0 ? [] : all.slice(first);
     },
-    async acquireLease(id, owner, leaseMs) {
-      return (await run(() => scripts.acquire.run([keys.search(id)], [owner, leaseMs]))) === 1;
+    async acquireLease(id, owner, leaseMs, written) {
+      const takeover = !places.holds(id);
+      const of = takeover ? await placeOf(id) : undefined;
+      if (takeover) {
+        if (!of) return false;
+        try {
+          await places.take(id, of.tenant, of.deadlineAt, leaseMs);
+        } catch (e) {
+          if (!(e instanceof SessionCapacityReached)) throw e;
+          logger.log({ level: "info", msg: "search.takeover_deferred", searchId: id, scope: e.scope, detail: "no place under the cap: taken over once one frees" });
+          return false;
+        }
+      }
+      const code = (await run(() => scripts.acquire.run([keys.search(id)], [owner, leaseMs, written ?? ""]))) as number;
+      if (code === -3) return "behind";
+      if (code !== 1) {
+        places.forget(id);
+        return false;
+      }
+      if (of) places.hold(id, of.tenant, of.deadlineAt, leaseMs);
+      return true;
     },
     async releaseLease(id, owner) {
       await run(() => scripts.release.run([keys.search(id)], [owner]));
+      await places.release(id);
     },
     watch(id, listener) {
       return run(() => watchers.watch(keys.channel(id), listener));
     },
     async restore(record, change, owner, leaseMs) {
       const f = recordToFields(record);
-      const reply = await run(() =>
-        scripts.restore.run(
-          [keys.mapping(record.key), keys.search(record.id), keys.changes(record.id)],
-          [
-            record.id,
-            f.rec,
-            owner,
-            leaseMs,
-            change.version,
-            change.completed ? "1" : "0",
-            encodeChange({ ...change, cumulative: true }),
-            options.ttlMs,
-            record.deadlineAt + options.ttlMs,
-            keys.channel(record.id),
-            change.rejoinMs ?? "",
-          ],
-        ),
-      );
-      return reply === 1;
+      const args = [
+        record.id, f.rec, owner, leaseMs, change.version, change.completed ? "1" : "0", encodeChange({ ...change, cumulative: true }),
+        options.ttlMs, record.deadlineAt + options.ttlMs, keys.channel(record.id), change.rejoinMs ?? "", publish,
+      ];
+      const [written, replicas] = (await run(() => scripts.restore.run([keys.mapping(record.key), keys.search(record.id), keys.changes(record.id)], args))) as [number, number?];
+      if (written === -2) places.forget(record.id);
+      if (written !== 1) return false;
+      if (!change.completed) {
+        places.hold(record.id, record.tenant, record.deadlineAt, leaseMs);
+        return true;
+      }
+      if (!(await confirmedOrBehind(record.id, replicas ?? 0, change.version))) return false;
+      await places.release(record.id);
+      return true;
     },
     async ready() {
       if (!guard.available()) return false;
@@ -222,7 +250,9 @@ export const createRedisSessionStore = (options: RedisSessionStoreOptions): Redi
       return guard.onChange(listener);
     },
     async close() {
+      places.close();
       await watchers.close();
+      await confirmed.close();
       await closeConnection();
     },
     connection,

@@ -1,6 +1,6 @@
-import type { Redis } from "ioredis";
 import type { Logger } from "../logging/logger.js";
 import type { Unwatch } from "../search/session-store.js";
+import type { RedisClient } from "./topology/open-client.js";
 
 /** Listeners of pub/sub channels over one subscriber connection. */
 export interface RedisWatchers {
@@ -21,23 +21,29 @@ export interface RedisWatchers {
  * channel ends subscribed. ioredis subscribes again by itself after a reconnection; when the connection
  * drops, every listener is called (with 0), so its watcher reads the store and learns that it is down
  * rather than waiting for a message that cannot come.
+ *
+ * `sharded` (a Redis Cluster): the channels are sharded (`SSUBSCRIBE`, in the slot of their search's keys, so
+ * each primary carries only its own searches' announcements), on a cluster client with sharded subscribers
+ * (one connection per primary, subscribed again on a promoted replica after a failover); a subscriber
+ * connection lost on the way also calls every listener, since announcements made meanwhile are lost.
  */
-export const createRedisWatchers = (connect: () => Redis, logger: Logger): RedisWatchers => {
+export const createRedisWatchers = (connect: () => RedisClient, logger: Logger, sharded = false): RedisWatchers => {
   /** Per channel: its listeners, and the subscription every watch of it waits for. */
   const channels = new Map<string, { readonly listeners: Set<(version: number) => void>; readonly ready: Promise<unknown> }>();
-  let subscriber: Redis | undefined;
+  let subscriber: RedisClient | undefined;
   const interrupt = () => {
     for (const { listeners } of [...channels.values()]) for (const listener of [...listeners]) listener(0);
   };
 
-  const open = (): Redis => {
+  const open = (): RedisClient => {
     if (subscriber) return subscriber;
     const s = connect();
-    s.on("message", (channel: string, message: string) => {
+    s.on(sharded ? "smessage" : "message", (channel: string, message: string) => {
       const version = Number(message);
       for (const listener of [...(channels.get(channel)?.listeners ?? [])]) listener(version);
     });
     s.on("close", interrupt);
+    if (sharded) s.on("-node", interrupt);
     s.on("error", () => undefined); // reconnection errors: the main connection's guard reports the outage
     return (subscriber = s);
   };
@@ -47,7 +53,7 @@ export const createRedisWatchers = (connect: () => Redis, logger: Logger): Redis
       const s = open();
       let entry = channels.get(channel);
       if (!entry) {
-        const ready = s.subscribe(channel).catch((e: unknown) => {
+        const ready = (sharded ? s.ssubscribe(channel) : s.subscribe(channel)).catch((e: unknown) => {
           if (channels.get(channel)?.ready === ready) channels.delete(channel);
           throw e;
         });
@@ -59,7 +65,7 @@ export const createRedisWatchers = (connect: () => Redis, logger: Logger): Redis
         const current = channels.get(channel);
         if (!current?.listeners.delete(listener) || current.listeners.size > 0) return;
         channels.delete(channel);
-        s.unsubscribe(channel).catch((e: unknown) =>
+        (sharded ? s.sunsubscribe(channel) : s.unsubscribe(channel)).catch((e: unknown) =>
           // Only a closing connection fails here, and closing it unsubscribes anyway: logged, not retried.
           logger.log({ level: "warn", msg: "redis.unsubscribe_failed", error: e instanceof Error ? e.message : String(e) }),
         );

@@ -4,6 +4,7 @@ import * as z from "zod";
 import type { AppEnv } from "../app/app-env.js";
 import { InvalidRequest } from "../errors/service-errors.js";
 import { readJsonBody } from "../http/read-body.js";
+import type { Clock } from "../clock.js";
 import type { Logger } from "../logging/logger.js";
 import type { PaganteSettings } from "../settings/pagante-settings.js";
 
@@ -45,18 +46,29 @@ export const getPaganteHandler =
     c.json(await listOf(pagante, c.get("requestId")));
 
 /**
- * `PUT /admin/pagante` `{ "IdCia": 1, "Pagante": false }`: changes one airline's switch at run time. Searches
- * started afterwards honour it (the switch is part of a search's key, so the next request is a new search).
+ * `PUT /admin/pagante` `{ "IdCia": 1, "Pagante": false }`: changes one airline's switch at run time, for every
+ * instance sharing the settings. Searches started afterwards honour it (the switch is part of a search's key, so
+ * the next request is a new search). One audit line per change (`admin.pagante`): who (the admin key's name,
+ * never the key), when, the airline, its switch before and after.
  */
 export const putPaganteHandler =
-  (pagante: PaganteSettings, bodyLimitBytes: number, logger: Logger): Handler<AppEnv> =>
+  (pagante: PaganteSettings, bodyLimitBytes: number, logger: Logger, clock: Clock): Handler<AppEnv> =>
   async (c) => {
     const parsed = PaganteUpdateSchema.safeParse(await readJsonBody(c.req.raw, bodyLimitBytes));
     if (!parsed.success) {
       const fields = [...new Set(parsed.error.issues.map((i) => String(i.path[0] ?? "body")))];
       throw new InvalidRequest(fields.map((f) => ({ Campo: f, Mensagem: MESSAGES[f] ?? "O corpo deve ser { IdCia, Pagante }." })));
     }
-    await pagante.set(parsed.data.IdCia, parsed.data.Pagante);
-    logger.log({ level: "info", msg: "admin.pagante", requestId: c.get("requestId"), airlineId: parsed.data.IdCia, enabled: parsed.data.Pagante });
+    const before = await pagante.set(parsed.data.IdCia, parsed.data.Pagante);
+    logger.log({
+      level: "info",
+      msg: "admin.pagante",
+      requestId: c.get("requestId"),
+      who: c.get("admin"),
+      at: new Date(clock.now()).toISOString(),
+      airlineId: parsed.data.IdCia,
+      before,
+      after: parsed.data.Pagante,
+    });
     return c.json(await listOf(pagante, c.get("requestId")));
   };

@@ -55,7 +55,7 @@ export class SearchHub {
     const active = this.sourcesOf(query);
     const now = this.o.clock.now();
     const candidate: SearchRecord = {
-      id: this.o.newId(),
+      id: this.o.store.searchIdFor?.(key, this.o.newId()) ?? this.o.newId(),
       key,
       tenant,
       query,
@@ -174,14 +174,14 @@ export class SearchHub {
   /**
    * Takes a search over when it is not complete, not run here, and its lease has lapsed (its instance
    * stopped or died): the sources still pending run again until the original deadline; past the deadline
-   * the search just completes with what it has. Only one instance wins the lease.
+   * the search just completes with what it has. Only one instance wins it (a capped store may wait for room).
    */
   private async ensureRunning(record: SearchRecord): Promise<void> {
     if (record.completed || this.running.has(record.id) || this.takingOver.has(record.id)) return;
     if (record.lease && record.lease.expiresAt > this.o.clock.now()) return;
     this.takingOver.add(record.id); // a poll and a stream of this instance may both find it ownerless at once
     try {
-      if (!(await this.o.store.acquireLease(record.id, this.o.instanceId, this.o.leaseMs))) return;
+      if ((await this.o.store.acquireLease(record.id, this.o.instanceId, this.o.leaseMs)) !== true) return;
       // Read again under the lease: a change the previous owner wrote after `record` was read (its lease lapsed with a
       // write in flight) is the base; from an older one this run's first change would be refused and the run stop.
       const current = await this.o.store.get(record.id);

@@ -10,7 +10,9 @@ import type { SearchChange } from "./search-change.js";
  * What a shared implementation must guarantee:
  * - `openOrJoin` is atomic per `key` (e.g. `SET key id NX`): two instances never both create a search.
  * - `append` checks the lease owner and writes the change, the record's version/completion and the lease
- *   renewal atomically (e.g. a Lua script over a hash and a list), then notifies watchers (pub/sub).
+ *   renewal atomically (e.g. a Lua script over a hash and a list), then notifies watchers (pub/sub). Versions
+ *   are consecutive: a store that lost changes its owner wrote (a failover of a replicated store) says so
+ *   (`"behind"`), and the owner writes the search back from its memory (`restore`).
  * - Completed searches expire `ttl` after completion; the others at their deadline plus `ttl`.
  * - A completing change may carry `rejoinMs`: after that long, `openOrJoin` no longer joins the search for
  *   its key (a new candidate is stored and takes the key over), while `get`/`changes` still answer it by id
@@ -77,8 +79,14 @@ export type Unwatch = () => void;
 /** The session store port. */
 export interface SessionStore {
   /**
+   * The id of a new search of `key`, from a fresh unique `id`: a store that spreads searches over shards puts
+   * the shard of the key in it. Absent: `id` itself.
+   */
+  searchIdFor?(key: string, id: string): string;
+  /**
    * Atomically returns the live search of `candidate.key`, or stores `candidate` (its `lease` already set to
-   * the caller) when there is none, it expired, or it completed longer than its change's `rejoinMs` ago.
+   * the caller) when there is none, it expired, or it completed longer than its change's `rejoinMs` ago. A store
+   * may keep it under another id than a candidate's not minted by {@link searchIdFor}: the record returned says.
    * Joining never counts against a cap; storing does: throws {@link SessionCapacityReached} when the store
    * (or the candidate's tenant) is at its cap and only running searches are kept.
    */
@@ -87,17 +95,22 @@ export interface SessionStore {
   get(id: string): Promise<SearchRecord | undefined>;
   /**
    * Appends the next change of a search if `owner` holds its lease, renewing the lease for `leaseMs` and
-   * recording the version and completion. False when the lease is someone else's or the search is gone:
-   * the caller must stop running it.
+   * recording the version and completion. True also when the store had this version already (a retry whose answer
+   * was lost). False when the lease is someone else's or the search is gone: the caller must stop running it.
+   * `"behind"` when the store lacks versions before this one (it lost writes): the owner writes it back whole.
    */
-  append(id: string, change: SearchChange, owner: string, leaseMs: number): Promise<boolean>;
+  append(id: string, change: SearchChange, owner: string, leaseMs: number): Promise<boolean | "behind">;
   /**
    * The changes after a version, oldest first. If older changes were compacted, the first one returned is
    * `cumulative` (the whole state at its version). Empty when the search is unknown.
    */
   changes(id: string, afterVersion: number): Promise<readonly SearchChange[]>;
-  /** Takes or renews the lease for `leaseMs` when it is free, expired or already `owner`'s. */
-  acquireLease(id: string, owner: string, leaseMs: number): Promise<boolean>;
+  /**
+   * Takes or renews the lease for `leaseMs` when it is free, expired or already `owner`'s. `written`, from the
+   * owner's heartbeat: the last version it wrote; `"behind"` (nothing renewed) when the store holds less. A store
+   * with caps may refuse a takeover while a cap is reached (false): the search is taken over once there is room.
+   */
+  acquireLease(id: string, owner: string, leaseMs: number, written?: number): Promise<boolean | "behind">;
   /** Gives the lease up (after completion, or at shutdown so another instance may take over at once). */
   releaseLease(id: string, owner: string): Promise<void>;
   /**
@@ -127,10 +140,11 @@ export interface SessionStore {
    */
   onAvailability?(listener: (available: boolean) => void): Unwatch;
   /**
-   * Writes a search back that the store lost (restarted empty) from the memory of the instance that runs it:
-   * the record at `change.version`, with `owner`'s lease for `leaseMs`, and one cumulative change (the whole
-   * state). The query mapping is set again only if no other search took it meanwhile. False (nothing written)
-   * when the record exists, or when the search would already have expired.
+   * Writes a search back that the store lost (restarted empty), or holds at an older version than its owner
+   * wrote (a failover lost its last writes), from the memory of the instance that runs it: the record at
+   * `change.version`, with `owner`'s lease for `leaseMs`, and one cumulative change (the whole state). The query
+   * mapping is set again only if no other search took it meanwhile. False (nothing written) when the store holds
+   * this version or a later one, the lease is another's, or the search would already have expired.
    */
   restore?(record: SearchRecord, change: SearchChange, owner: string, leaseMs: number): Promise<boolean>;
 }

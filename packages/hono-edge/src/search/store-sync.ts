@@ -31,9 +31,9 @@ export interface StoreSyncOptions {
 export interface StoreSync {
   /** Queues a change; writes it at once unless the store is known to be down. */
   push(change: SearchChange): void;
-  /** The heartbeat: renews the lease, or writes what is pending while the store was down. */
+  /** The heartbeat: renews the lease (checking the store still holds what was written), or writes what is pending. */
   beat(): Promise<void>;
-  /** Writes what the store is missing now. */
+  /** Writes what the store is missing now, or checks that it misses nothing (as the heartbeat does). */
   sync(): Promise<SyncOutcome>;
   /** Waits for the steps queued so far. */
   drain(): Promise<void>;
@@ -44,10 +44,12 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 /**
  * Writes a run's changes to the store in order. While the store is unreachable (`StoreUnavailable`) the
  * changes wait here and each heartbeat tries again. When it answers, the changes it missed are appended;
- * if it came back without the search (restarted empty), the search is written back whole (`restore`): the
- * record at the latest version, with this instance's lease, and one cumulative change with every offer,
- * so its Token keeps working and nothing a client received disappears. Once the completing change is in,
- * the run ends and the lease is released.
+ * if it came back without the search (restarted empty), or behind what this run wrote (a replicated store
+ * failed over before its replica had the last writes: an append or the heartbeat says so), the search is
+ * written back whole (`restore`): the record at the latest version, with this instance's lease, and one
+ * cumulative change with every offer, so its Token keeps working and nothing a client received disappears.
+ * Once the completing change is in (and, on a replicated store, confirmed by a replica), the run ends and the
+ * lease is released.
  */
 export const createStoreSync = (o: StoreSyncOptions): StoreSync => {
   const id = o.record.id;
@@ -55,8 +57,12 @@ export const createStoreSync = (o: StoreSyncOptions): StoreSync => {
   let pending: SearchChange[] = [];
   /** The latest change made (written or not). */
   let latest: SearchChange | undefined;
+  /** The latest version the store acknowledged: what it must still hold (the heartbeat checks it). */
+  let written = o.record.version;
   /** Set by a `StoreUnavailable`: the next sync first checks what the store still has. */
   let outage = false;
+  /** Whether this outage was logged: once until a write goes through, however many tries fail meanwhile. */
+  let told = false;
   let chain: Promise<unknown> = Promise.resolve();
 
   /** Runs steps one at a time, in order, whatever the previous one gave. */
@@ -68,8 +74,8 @@ export const createStoreSync = (o: StoreSyncOptions): StoreSync => {
 
   const wentDown = (e: unknown) => {
     // Per search, so `info`: the outage itself is the store's `store.down` (once per instance, with the counts).
-    if (!outage) o.logger.log({ level: "info", msg: "search.store_unavailable", searchId: id, pending: pending.length, error: errorText(e) });
-    outage = true;
+    if (!told) o.logger.log({ level: "info", msg: "search.store_unavailable", searchId: id, pending: pending.length, error: errorText(e) });
+    outage = told = true;
   };
 
   const stop = (msg: string, level: "warn" | "error", error?: unknown): SyncOutcome => {
@@ -90,13 +96,20 @@ export const createStoreSync = (o: StoreSyncOptions): StoreSync => {
       return "unavailable";
     }
     pending = [];
-    outage = false;
+    outage = told = false;
+    written = whole.version;
     o.logger.log({ level: "info", msg: "search.rewritten", searchId: id, version: whole.version, offers: whole.offers.length, completed: whole.completed });
     return "rewritten";
   };
 
   /** After a refused append or lease renewal: the search is gone from the store (write it back) or another's. */
   const refused = async (stored?: SearchRecord): Promise<SyncOutcome> => ((stored ?? (await o.store.get(id))) === undefined ? rewrite() : stop("search.lease_lost", "warn"));
+
+  /** The store lacks changes this run wrote (a failover lost them): the whole search goes back. */
+  const behind = (): Promise<SyncOutcome> => {
+    o.logger.log({ level: "warn", msg: "search.store_behind", searchId: id, written });
+    return rewrite();
+  };
 
   /** Once the completing change is in the store, the run is over and the lease goes. */
   const finishIfComplete = async (outcome: SyncOutcome): Promise<SyncOutcome> => {
@@ -113,29 +126,57 @@ export const createStoreSync = (o: StoreSyncOptions): StoreSync => {
       if (outage) {
         const stored = await o.store.get(id);
         if (stored === undefined) return await finishIfComplete(await rewrite());
-        // A change whose reply was lost in the outage may have been written: keep only the newer ones.
-        pending = pending.filter((c) => c.version > stored.version);
+        if (stored.version < written) return await finishIfComplete(await behind());
+        // A change whose reply was lost in the outage may have been written: keep only the newer ones (and the
+        // completing one: appending it again is harmless, and on a replicated store it waits for its confirmation).
+        pending = pending.filter((c) => c.version > stored.version || c.completed);
         outage = false;
         outcome = "resumed";
       }
       while (pending.length > 0) {
         const change = pending[0]!;
-        if (!(await o.store.append(id, change, o.owner, o.leaseMs))) {
+        const appended = await o.store.append(id, change, o.owner, o.leaseMs);
+        if (appended === "behind") return await finishIfComplete(await behind());
+        if (!appended) {
           const stored = await o.store.get(id);
           // A write of ours sent before an outage may land after it (a script sent again on NOSCRIPT once Redis
           // woke): still under our lease, the store already has this version; go on after it.
           if (stored?.lease?.owner === o.owner && stored.version >= change.version) {
             pending = pending.filter((c) => c.version > stored.version);
+            written = Math.max(written, stored.version);
             continue;
           }
           return await finishIfComplete(await refused(stored));
         }
         pending.shift();
+        told = false;
+        written = Math.max(written, change.version);
         o.appended?.(change);
       }
       return await finishIfComplete(outcome);
     } catch (e) {
       if (!isStoreUnavailable(e)) return stop("search.append_failed", "error", e); // the search is taken over or expires
+      wentDown(e);
+      return "unavailable";
+    }
+  };
+
+  /**
+   * With nothing to write: renews the lease, the store checking that it still holds what this run wrote (a
+   * failover may have lost it: then the search goes back whole). The renewal also confirms the search to readers
+   * after a failover.
+   */
+  const renew = async (): Promise<SyncOutcome> => {
+    if (o.ended()) return "ended";
+    if (outage || pending.length > 0) return syncStep();
+    try {
+      const renewed = await o.store.acquireLease(id, o.owner, o.leaseMs, written);
+      if (renewed === "behind") return await finishIfComplete(await behind());
+      if (!renewed) return await refused();
+      told = false;
+      return "current";
+    } catch (e) {
+      if (!isStoreUnavailable(e)) return stop("search.lease_failed", "error", e);
       wentDown(e);
       return "unavailable";
     }
@@ -147,21 +188,8 @@ export const createStoreSync = (o: StoreSyncOptions): StoreSync => {
       pending.push(change);
       if (!outage) void serial(syncStep); // while the store is down, changes only queue up
     },
-    beat: () =>
-      serial(async () => {
-        if (o.ended()) return;
-        if (outage || pending.length > 0) {
-          await syncStep();
-          return;
-        }
-        try {
-          if (!(await o.store.acquireLease(id, o.owner, o.leaseMs))) await refused();
-        } catch (e) {
-          if (isStoreUnavailable(e)) wentDown(e);
-          else stop("search.lease_failed", "error", e);
-        }
-      }),
-    sync: () => serial(syncStep),
+    beat: () => serial(renew).then(() => undefined),
+    sync: () => serial(renew),
     drain: () => serial(() => Promise.resolve()),
   };
 };

@@ -9,6 +9,7 @@ import { daysAhead, type Envelope } from "../contract/contract-target.js";
 import { connectRedis, countKeys, deleteKeys, REDIS_URL, testPrefix } from "../redis/support/redis-harness.js";
 import { startRuntime, type RuntimeServer } from "../runtimes/support/runtime-process.js";
 import { buildAndDeploy, composeServices, dockerfile, execForm, interpolate, REPO_DIR, resolveFrom, type ComposeService } from "./support/deploy-files.js";
+import { composeCluster } from "./support/compose-cluster.js";
 
 // The deployment as shipped: compose.yaml's voar-server services, each started as the image would start it
 // (the Dockerfile's CMD, from the production copy of apps/server its build stage makes, with the service's
@@ -65,21 +66,22 @@ const blankVoar = () => Object.fromEntries(Object.keys(process.env).filter((k) =
  * Starts a compose service as the image would, with its environment interpolated with `shell`. Both
  * instances run on this one machine here: each listens on free ports (its metrics port too).
  */
-const startService = async (service: ComposeService, shell: Record<string, string>, prefix: string): Promise<RuntimeServer> => {
+const startService = async (service: ComposeService, shell: Record<string, string>, prefix: string, store: Record<string, string> = { VOAR_STORE_REDIS_URL: REDIS_URL }): Promise<RuntimeServer> => {
   const env = Object.fromEntries(Object.entries(service.environment).map(([k, v]) => [k, interpolate(v, shell)]));
   const args = service.command ?? execForm(one("CMD"));
   expect(args, "compose keeps the image's CMD").toEqual(execForm(one("CMD")));
   const server = await startRuntime(
     process.execPath,
     [commandFile()],
-    { ...blankVoar(), ...imageEnv, ...env, VOAR_STORE_REDIS_URL: REDIS_URL, VOAR_STORE_REDIS_KEY_PREFIX: prefix, VOAR_PORT: "0", VOAR_METRICS_PORT: "0", VOAR_HOSTNAME: "127.0.0.1" },
+    { ...blankVoar(), ...imageEnv, ...env, ...store, VOAR_STORE_REDIS_KEY_PREFIX: prefix, VOAR_PORT: "0", VOAR_METRICS_PORT: "0", VOAR_HOSTNAME: "127.0.0.1" },
     app,
   );
   cleanup.push(() => server.stop());
   return server;
 };
 
-const voarServices = composeServices().filter((s) => s.build !== undefined);
+/** The instances `docker compose up` starts (the cluster profile's apart). */
+const voarServices = composeServices().filter((s) => s.build !== undefined && s.profiles.length === 0);
 
 /** Two instances of compose.yaml on a fresh Redis prefix (keys deleted afterwards). */
 const startCompose = async (shell: Record<string, string> = {}) => {
@@ -189,6 +191,25 @@ describe("compose.yaml", () => {
     expect(modeB["TotalItens"]).toBeGreaterThan(0);
     expect([...new Set(asked)].sort((x, y) => x - y)).toEqual([-1, 1300]);
   });
+});
+
+describe("compose.yaml's cluster profile", () => {
+  it("on real redis-server processes: the nodes' command, the init script forms the cluster once, two instances share a search on it", async () => {
+    const cluster = await composeCluster();
+    cleanup.push(() => cluster.stop());
+    const instances = composeServices().filter((s) => s.build !== undefined && s.profiles.includes("cluster"));
+    expect(instances).toHaveLength(2);
+    const prefix = testPrefix();
+    // The nodes are named as compose's network names them; here each name is its loopback address.
+    const started = await Promise.all(
+      instances.map((s) => startService(s, {}, prefix, { VOAR_STORE_REDIS_URL: "", VOAR_STORE_REDIS_CLUSTER: cluster.resolve(interpolate(s.environment["VOAR_STORE_REDIS_CLUSTER"]!, {})) })),
+    );
+    const token = await login(started[0]!);
+    const done = await searchAcross(started[0]!, started[1]!, token, { Origem: "CNF", Destino: "SDU", Ida: daysAhead(31) });
+    expect(done["TotalItens"]).toBeGreaterThan(0);
+    // The search's keys live on the cluster (its hash on the primary that serves its slot).
+    expect(await cluster.keys(`${prefix}*search:*`)).toBe(1); // under the deployment fingerprint
+  }, 120_000);
 });
 
 describe("the Dockerfile", () => {

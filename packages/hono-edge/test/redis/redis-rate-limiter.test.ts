@@ -17,7 +17,7 @@ const connection = () => {
   const evalsha = vi.fn(() => (frozen ? new Promise<never>(() => undefined) : Promise.resolve([1])));
   const client = Object.assign(fake.client, { evalsha }) as unknown as Redis;
   const guard = createStoreGuard(fake.client, { commandTimeoutMs: 500, startupWaitMs: 500, failureThreshold: 1, cooldownMs: 1_000, retryAfterSeconds: 1 });
-  const redis: RedisConnection = { client, guard, duplicate: () => client, close: () => Promise.resolve() };
+  const redis: RedisConnection = { client, topology: "single", guard, duplicate: () => client, subscriber: () => client, close: () => Promise.resolve() };
   return { redis, fake, evalsha, freeze: () => void (frozen = true), thaw: () => void ((frozen = false), fake.answerPings()) };
 };
 

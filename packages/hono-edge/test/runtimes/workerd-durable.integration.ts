@@ -188,6 +188,28 @@ describe("workerd with Durable Objects (wrangler.toml in miniflare 3)", () => {
     expect(unchanged.headers.get("access-control-allow-origin")).toBe("https://app.example");
   });
 
+  it("the Pagante switch and the rate limits live in the shared objects: a fresh instance on the same storage has both", async () => {
+    const folder = await storageFolder();
+    const admin = "an-admin-key-0123456789";
+    const settings = { ...bindings(300), VOAR_NAMED_ADMIN_KEYS: `ops:${admin}`, VOAR_RATE_LIMIT_CAPACITY: "3", VOAR_RATE_LIMIT_REFILL_PER_SECOND: "0.01" };
+    const first = await startWorkerd(settings, folder);
+    running.push(first);
+    const put = await fetch(`${first.baseUrl}/api/admin/pagante`, { method: "PUT", headers: { "X-Admin-Key": admin, "Content-Type": "application/json" }, body: JSON.stringify({ IdCia: 2, Pagante: false }) });
+    expect(put.status).toBe(200);
+    const query = { Origem: "CNF", Destino: "GRU", Ida: daysAhead(20) };
+    for (let i = 0; i < 3; i++) expect((await consultar(first, query)).status).toBe(200);
+    await stop(first);
+
+    const fresh = await startWorkerd(settings, folder);
+    running.push(fresh);
+    const list = (await (await fetch(`${fresh.baseUrl}/api/admin/pagante`, { headers: { "X-Admin-Key": admin } })).json()) as { Pagante: { IdCia: number; Pagante: boolean }[] };
+    expect(list.Pagante.find((p) => p.IdCia === 2)?.Pagante).toBe(false);
+    // The tenant's budget was spent on the first instance: the fresh one refuses the fourth request.
+    const refused = await consultar(fresh, query);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ Erro: { Codigo: "LIMITE_EXCEDIDO" } });
+  });
+
   it("a deployment that sets agencies without a token secret answers ERRO_INTERNO, not a stack trace", async () => {
     const server = await startWorkerd({ ...bindings(300), VOAR_AGENCIES: "agencia1:s3nha-da-agencia" });
     running.push(server);

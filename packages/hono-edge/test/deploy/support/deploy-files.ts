@@ -22,6 +22,8 @@ export interface ComposeService {
   readonly environment: Readonly<Record<string, string>>;
   readonly command?: readonly string[] | undefined;
   readonly ports: readonly string[];
+  /** The profiles that start it (none: it always starts). */
+  readonly profiles: readonly string[];
 }
 
 /** The services of compose.yaml, with `<<` merge keys applied. `environment` may be a map or `K=V` list. */
@@ -39,6 +41,7 @@ export const composeServices = (file = path.join(REPO_DIR, "compose.yaml")): Com
       environment,
       command: typeof command === "string" ? command.split(/\s+/) : (command as string[] | undefined),
       ports: ((s["ports"] ?? []) as unknown[]).map(String),
+      profiles: ((s["profiles"] ?? []) as unknown[]).map(String),
     };
   });
 };
