@@ -12,7 +12,7 @@ import { constObjectDocs, schemaObjectDocs, type ObjectLiteralDocs } from "./doc
 import { REPO_DIR } from "./paths.js";
 
 const HONO_EDGE = path.join(REPO_DIR, "packages/hono-edge/src");
-const SCHEMA_FILES = ["config/config-schema.ts", "config/edge-schema.ts", "config/deploy-schema.ts", "config/redis-store-schema.ts", "config/upstream-protection-schema.ts", "config/admission-schema.ts"].map((f) => path.join(HONO_EDGE, f));
+const SCHEMA_FILES = ["config/config-schema.ts", "config/edge-schema.ts", "config/deploy-schema.ts", "config/redis-store-schema.ts", "config/upstream-protection-schema.ts", "config/admission-schema.ts", "config/calendar-schema.ts"].map((f) => path.join(HONO_EDGE, f));
 const ENTRY_FILE = path.join(HONO_EDGE, "config/entry-vars.ts");
 
 interface Def {

@@ -1,6 +1,7 @@
 import { AIRLINES } from "@voar/core";
 import * as z from "zod";
 import { AdmissionSchema } from "./admission-schema.js";
+import { CalendarSettingsSchema } from "./calendar-schema.js";
 import { StoreSchema, UpstreamSchema } from "./deploy-schema.js";
 import { HttpSchema, LoginLimitsSchema } from "./edge-schema.js";
 
@@ -97,20 +98,6 @@ const SearchSettingsSchema = z.strictObject({
   maxAttempts: z.int().min(1).max(10).optional(),
   /** Ids of the sources that run (`latam`, `ota:voaja`...); absent: every source given to `createApp`. */
   sources: z.array(z.string().min(1)).min(1).optional(),
-});
-
-const CalendarSettingsSchema = z.strictObject({
-  /** Day searches one price calendar (`POST /ConsultaAereo/Calendario`) runs at once: the day asked first, then outward. */
-  concurrency: z.int().min(1).max(15).default(3),
-  /**
-   * A calendar's budget of upstream requests, in ordinary searches per day asked: each day may cost at most
-   * as many requests as this many searches may make (`upstream.budget.requestsPerSearch`, or `requestsPerSource`
-   * times the airlines). Past it, the days still running stop and say why. Only requests to the upstream count:
-   * a day the answer cache or another search already has costs none.
-   */
-  searchesPerDay: z.int().min(1).max(20).default(2),
-  /** The budget as upstream requests per day asked instead (overrides `searchesPerDay`). */
-  requestsPerDay: z.int().min(1).max(100_000).optional(),
 });
 
 const SseSchema = z.strictObject({
