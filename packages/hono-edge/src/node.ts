@@ -54,7 +54,9 @@ const logger = summarizingLogger(lines, { clock: systemClock });
 captureConsole(logger);
 
 const fail = (errors: readonly string[]): never => {
+  // For the log pipeline, a JSON line; for the operator at the terminal, the same in one readable block on stderr.
   lines.log({ level: "error", msg: "config.invalid", detail: "voar: invalid configuration", errors });
+  process.stderr.write(`voar: invalid configuration\n  - ${errors.join("\n  - ")}\n`);
   process.exit(1);
 };
 

@@ -15,7 +15,9 @@ const NOW = `local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + m
 export const OPEN_CALENDAR = `${NOW}
 local existing = redis.call('GET', KEYS[1])
 if existing then
-  local f = redis.call('HMGET', ARGV[6] .. existing, 'rec', 'owner', 'exp', 'join')
+  -- Its hash: calendar:{<tag>}:<id>, the tag the id's first 4 hex digits (an id minted elsewhere is its own tag).
+  local tag = string.match(existing, '^([0-9a-f][0-9a-f][0-9a-f][0-9a-f])%.') or existing
+  local f = redis.call('HMGET', ARGV[6] .. '{' .. tag .. '}:' .. existing, 'rec', 'owner', 'exp', 'join')
   if f[1] and ((not f[4]) or f[4] == '' or tonumber(f[4]) > now) then return {0, f[1], f[2] or '', f[3] or ''} end
 end
 local life = tonumber(ARGV[5]) - now

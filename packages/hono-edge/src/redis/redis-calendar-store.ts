@@ -3,7 +3,7 @@ import { calendarExpiry, type CalendarRecord } from "../calendar/calendar-record
 import type { CalendarStore } from "../calendar/calendar-store.js";
 import { OPEN_CALENDAR, SAVE_CALENDAR } from "./calendar-scripts.js";
 import { luaScript } from "./lua-runner.js";
-import { slotTag, taggedSearchId, type RedisKeys } from "./redis-keys.js";
+import { taggedSearchId, type RedisKeys } from "./redis-keys.js";
 import type { StoreGuard } from "./store-guard.js";
 
 /** What {@link createRedisCalendarStore} needs: the session store's Redis, guard and keys. */
@@ -43,8 +43,8 @@ export const createRedisCalendarStore = (o: RedisCalendarStoreOptions): Calendar
       const reply = (await run(() =>
         scripts.open.run(
           [keys.calendarMapping(candidate.key), keys.calendar(candidate.id)],
-          // The hash of the calendar the key maps to is found by its id, in the key's slot: its id carries the key's tag.
-          [candidate.id, encode(candidate), candidate.lease?.owner ?? "", Math.max(0, (candidate.lease?.expiresAt ?? 0) - candidate.createdAt), calendarExpiry(candidate, o.ttlMs), `${keys.calendarPrefix}{${slotTag(candidate.key)}}:`],
+          // The hash of the calendar the key maps to is found from its id (in the key's slot: its id carries the key's tag).
+          [candidate.id, encode(candidate), candidate.lease?.owner ?? "", Math.max(0, (candidate.lease?.expiresAt ?? 0) - candidate.createdAt), calendarExpiry(candidate, o.ttlMs), keys.calendarPrefix],
         ),
       )) as [number, string?, string?, string?];
       if (reply[0] === 1) return { record: candidate, created: true };

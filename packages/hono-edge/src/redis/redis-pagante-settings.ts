@@ -36,7 +36,7 @@ export interface RedisPaganteSettingsOptions {
   readonly refreshMs?: number | undefined;
 }
 
-/** The switch in Redis: the port, `ready()` to wait for the first read, and `close()`. */
+/** The switch in Redis: the port, `ready()` to wait for the first read (asked again for up to 5 s while Redis does not answer), and `close()`. */
 export interface RedisPaganteSettings extends PaganteSettings {
   /** Resolves once the switch was read from Redis (or could not be: the configuration's stands until it is). */
   ready(): Promise<void>;
@@ -118,6 +118,12 @@ export const redisPaganteSettings = (o: RedisPaganteSettingsOptions): RedisPagan
     },
     ready: async () => {
       await Promise.all([first, watching]);
+      // A store not answering yet (a cluster client still connecting): asked again for a few seconds, so an
+      // instance that starts serves the shared switch rather than its own configuration's.
+      for (let tries = 0; failing && tries < 20; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        await read();
+      }
     },
     async close() {
       clearInterval(timer);

@@ -161,7 +161,8 @@ describe("workerd on a real upstream (VOAR_UPSTREAM_* bindings, @voar/http-adapt
     // One login per object instance (the first and the fresh one), shared by its sources and their polls:
     // the Worker's front never searches, and no request makes sources of its own.
     expect(stats.logins).toBeLessThanOrEqual(2);
-    expect(stats.searches).toBeGreaterThan(stats.logins * 2);
+    // One all-airlines upstream search, asked and then polled (the first instance, then the fresh one).
+    expect(stats.searches).toBeGreaterThanOrEqual(2);
     // No upstream detail reaches the client.
     for (const { text } of answers) {
       expect(text).not.toContain(ACCOUNT.password);
