@@ -192,7 +192,7 @@ const plainRun = async (mix: readonly Pick[], up: Upstream) => {
   return { perThousand: (requests * 1000) / mix.length, failed: done.filter((ok) => !ok).length };
 };
 
-/** Airlines answering within this of each other are fetched by one poll (the adapter's grouping, `GROUP_MS`). */
+/** Airlines answering within this of each other are fetched by one poll (the adapter's grouping, `GROUP_STEPS` of its first polling step, 1 simulated second here). */
 const GROUP_S = 0.75;
 
 /**

@@ -6,12 +6,18 @@
  * first of them still shows within a second of its answer.
  */
 
-/** Airlines expected within this much of the first one awaited are fetched together, by one poll. */
-export const GROUP_MS = 750;
-/** A poll aimed at an expected time goes this much after it (the estimate follows the times polls saw). */
-const AIM_AFTER_MS = 100;
-/** Shortest wait after a poll. */
-const MIN_WAIT_MS = 250;
+/*
+ * The pacing's own spans are fractions of the polling's first step (`polling.initialDelayMs`, 1 s by default), so
+ * that a polling scaled up or down (a bench's simulated time, a fast private upstream) keeps its shape.
+ */
+/** Airlines expected within this much of the first one awaited are fetched together, by one poll: 750 ms by default. */
+export const GROUP_STEPS = 0.75;
+/** A poll aimed at an expected time goes this much after it (the estimate follows the times polls saw): 100 ms. */
+const AIM_AFTER_STEPS = 0.1;
+/** Shortest wait after a poll: 250 ms. */
+const MIN_WAIT_STEPS = 0.25;
+/** Shortest wait for an airline that is late: 500 ms. */
+const LATE_MIN_STEPS = 0.5;
 
 /** One airline the search still waits for. */
 export interface Awaited {
@@ -25,13 +31,14 @@ export interface Awaited {
  * The wait before the next poll, `elapsedMs` after the search's first answer. `backoffMs` is the backoff's
  * step (or the upstream's pace when it gave one): the wait while an awaited airline's time is unknown, and
  * the longest wait for an airline that is late (expected already, not answered yet: asked again after a tenth
- * of its time, at least half a second).
+ * of its time, at least half a second). `stepMs` is the polling's first step (`initialDelayMs`), the unit of the
+ * pacing's own spans.
  *
  * @example
  * sharedPollDelay(1_000, 0, [{ expectedMs: 800 }, { expectedMs: 1_200 }, { expectedMs: 25_000 }]); // 1300: the first two at once
  * sharedPollDelay(1_000, 0, [{ expectedMs: 800 }, { expectedMs: undefined }]); // 1000: an airline never seen: the backoff
  */
-export const sharedPollDelay = (backoffMs: number, elapsedMs: number, awaited: readonly Awaited[]): number => {
+export const sharedPollDelay = (backoffMs: number, elapsedMs: number, awaited: readonly Awaited[], stepMs = 1_000): number => {
   if (awaited.length === 0) return backoffMs;
   if (awaited.some((a) => a.expectedMs === undefined)) return backoffMs;
   // Polled for: the airlines bringing offers; once none is left, one poll when the last of the others is due.
@@ -42,13 +49,13 @@ export const sharedPollDelay = (backoffMs: number, elapsedMs: number, awaited: r
   let lateWait = Infinity;
   for (const t of times) {
     if (t > elapsedMs) first = Math.min(first, t);
-    else lateWait = Math.min(lateWait, Math.min(backoffMs, Math.max(500, t / 10)));
+    else lateWait = Math.min(lateWait, Math.min(backoffMs, Math.max(LATE_MIN_STEPS * stepMs, t / 10)));
   }
   let aim = Infinity;
   if (first !== Infinity) {
     let last = first;
-    for (const t of times) if (t > last && t <= first + GROUP_MS) last = t;
-    aim = last - elapsedMs + AIM_AFTER_MS;
+    for (const t of times) if (t > last && t <= first + GROUP_STEPS * stepMs) last = t;
+    aim = last - elapsedMs + AIM_AFTER_STEPS * stepMs;
   }
-  return Math.max(MIN_WAIT_MS, Math.round(Math.min(aim, lateWait)));
+  return Math.max(MIN_WAIT_STEPS * stepMs, Math.round(Math.min(aim, lateWait)));
 };

@@ -26,8 +26,8 @@ import { sharedPollDelay } from "./shared-pacing.js";
 import { LEASE_TTL_MS, type UpstreamContext } from "./upstream-context.js";
 import { pagingOf, searchRequestBody } from "./wire-request.js";
 
-/** How long, from its first answer, a search with no offer yet is polled at the backoff's first step. */
-const EAGER_MS = 5_000;
+/** How long, from its first answer, a search with no offer yet is polled at the backoff's first step: five of those steps (5 s by default). */
+const EAGER_STEPS = 5;
 
 /** What a {@link SharedSearch} runs with. */
 export interface SharedSearchOptions {
@@ -218,8 +218,8 @@ export class SharedSearch {
       const elapsed = Date.now() - firstAnswerAt;
       // Until the first offers come (and for a few seconds at most), the first step of the backoff again and
       // again: the fastest airline's flights then show within that step of its answer.
-      const backoff = this.batches.size === 0 && elapsed < EAGER_MS ? pollDelay(p, 1, result.paceMs) : pollDelay(p, poll, result.paceMs);
-      await this.rest(sharedPollDelay(backoff, elapsed, expected));
+      const backoff = this.batches.size === 0 && elapsed < EAGER_STEPS * p.initialDelayMs ? pollDelay(p, 1, result.paceMs) : pollDelay(p, poll, result.paceMs);
+      await this.rest(sharedPollDelay(backoff, elapsed, expected, p.initialDelayMs));
     }
   }
 

@@ -21,6 +21,17 @@ describe("the pace of an all-airlines upstream search", () => {
     expect(sharedPollDelay(1_000, 26_000, route.slice(4))).toBe(19_100);
   });
 
+  it("keeps its shape on a polling scaled down: its spans are fractions of the polling's first step", () => {
+    // 1 s of the upstream is 20 ms here: LATAM at 1.2 s and Azul at 4 s are not one group, GOL at 25 s is aimed at on its own.
+    const scaled = [{ expectedMs: 24 }, { expectedMs: 80 }, { expectedMs: 500 }];
+    expect(sharedPollDelay(20, 0, scaled, 20)).toBe(26);
+    expect(sharedPollDelay(20, 30, scaled.slice(1), 20)).toBe(52);
+    expect(sharedPollDelay(200, 100, scaled.slice(2), 20)).toBe(402);
+    expect(sharedPollDelay(200, 520, scaled.slice(2), 20)).toBe(50);
+    // The same search on the upstream's own time.
+    expect(sharedPollDelay(1_000, 0, [{ expectedMs: 1_200 }, { expectedMs: 4_000 }, { expectedMs: 25_000 }])).toBe(1_300);
+  });
+
   it("asks again soon for an airline that is late, never later than the backoff's step", () => {
     expect(sharedPollDelay(10_000, 46_000, [{ expectedMs: 45_000 }])).toBe(4_500);
     expect(sharedPollDelay(10_000, 2_000, [{ expectedMs: 1_200 }])).toBe(500);
