@@ -235,7 +235,7 @@ export class SharedSearch {
       this.o.ctx.yields.record(id, route, (this.batches.get(airline) ?? []).reduce((n, b) => n + b.length, 0));
       const expected = this.o.ctx.completions.expected(id);
       // Found done at the first poll at or after its expected time: it may have answered well before.
-      if (afterMs !== undefined) this.o.ctx.completions.record(id, Math.max(0, afterMs), expected !== undefined && beforeMs < expected);
+      if (afterMs !== undefined) this.o.ctx.completions.record(id, Math.max(0, afterMs), expected !== undefined && beforeMs < expected, beforeMs);
     }
   }
 

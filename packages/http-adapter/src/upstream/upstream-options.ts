@@ -76,7 +76,7 @@ export const upstreamContext = (options: UpstreamOptions, bare: HttpTransport): 
     protection,
     leases: new Map(),
     offerValidityMs: options.offerValidityMs ?? DEFAULT_OFFER_VALIDITY_MS,
-    completions: new CompletionTimes(),
+    completions: new CompletionTimes(pollingWith(options.polling).initialDelayMs),
     yields: new RouteYields(),
   };
 };

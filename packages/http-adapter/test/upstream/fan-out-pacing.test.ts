@@ -66,9 +66,15 @@ describe("fan-out pacing", () => {
     // Seen complete later: the estimate moves towards it, not all the way at once.
     times.record("upstream:gol", 12_000, false);
     expect(times.expected("upstream:gol")).toBe(5_000);
-    // Found complete at the first aimed poll: the next aim is a little earlier.
+    // Found complete at the first aimed poll: the next aim is a little earlier (a fiftieth of the 1 s step, or 0.2 %).
     times.record("upstream:gol", 5_000, true);
-    expect(times.expected("upstream:gol")).toBe(4_750);
+    expect(times.expected("upstream:gol")).toBe(4_980);
+    times.record("upstream:iberia", 45_000, false);
+    times.record("upstream:iberia", 45_000, true);
+    expect(times.expected("upstream:iberia")).toBe(44_910);
+    // Found running at its aim (44.9 s), complete at the next poll (47 s): it completed in between.
+    times.record("upstream:iberia", 47_000, false, 44_910);
+    expect(times.expected("upstream:iberia")).toBeCloseTo(44_910 + 0.3 * (45_955 - 44_910), 6);
     expect(times.expected("upstream:azul")).toBeUndefined();
   });
 });
