@@ -26,8 +26,14 @@ import { sharedPollDelay } from "./shared-pacing.js";
 import { LEASE_TTL_MS, type UpstreamContext } from "./upstream-context.js";
 import { pagingOf, searchRequestBody } from "./wire-request.js";
 
-/** How long, from its first answer, a search with no offer yet is polled at the backoff's first step: five of those steps (5 s by default). */
+/** How long, from its first answer, a search with no offer yet is polled eagerly: five of the backoff's first steps (5 s by default). */
 const EAGER_STEPS = 5;
+/**
+ * The eager polls' interval: half the first step (500 ms by default), unless the upstream gives its pace. The first
+ * airline's flights then show within half a second of its answer, plus the request's own time: within the second the
+ * first-result promise allows, where a whole step (1 s) and a real upstream's round trip did not fit in it.
+ */
+const EAGER_STEP = 0.5;
 
 /** What a {@link SharedSearch} runs with. */
 export interface SharedSearchOptions {
@@ -216,9 +222,9 @@ export class SharedSearch {
         return { expectedMs: ctx.completions.expected(id), bringsOffers: ctx.yields.expects(id, route) };
       });
       const elapsed = Date.now() - firstAnswerAt;
-      // Until the first offers come (and for a few seconds at most), the first step of the backoff again and
-      // again: the fastest airline's flights then show within that step of its answer.
-      const backoff = this.batches.size === 0 && elapsed < EAGER_STEPS * p.initialDelayMs ? pollDelay(p, 1, result.paceMs) : pollDelay(p, poll, result.paceMs);
+      // Until the first offers come (and for a few seconds at most), half the backoff's first step again and
+      // again: the fastest airline's flights then show within half a second of its answer.
+      const backoff = this.batches.size === 0 && elapsed < EAGER_STEPS * p.initialDelayMs ? (result.paceMs ?? Math.round(EAGER_STEP * p.initialDelayMs)) : pollDelay(p, poll, result.paceMs);
       await this.rest(sharedPollDelay(backoff, elapsed, expected, p.initialDelayMs));
     }
   }
