@@ -49,9 +49,17 @@ afterAll(async () => {
   await redis.quit();
 });
 
+/** One request, as a well-behaved client sends it: a 429 (the tenant's rate limit) is waited out by its Retry-After and sent again. */
 const post = async <T>(server: VoarServer, path: string, key: string, body: unknown) => {
-  const res = await fetch(`${server.baseUrl}/api/ConsultaAereo/${path}`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as T };
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`${server.baseUrl}/api/ConsultaAereo/${path}`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    if (res.status === 429 && attempt < 30) {
+      await res.body?.cancel();
+      await sleep(1_000 * Number(res.headers.get("retry-after") ?? "1"));
+      continue;
+    }
+    return { status: res.status, body: (await res.json()) as T };
+  }
 };
 
 /** Polls until Completed (on the given instances in turn), the last answer. */
@@ -75,15 +83,25 @@ const route = { Origem: "GRU", Destino: "SSA" };
 
 describe("the price calendar on voar-server, in front of the fake upstream", () => {
   it("a ±3 calendar costs at most 7 ordinary searches; a day the tenant searched costs nothing; another tenant's identical calendar costs nothing; its Token works on either instance", async () => {
-    // One ordinary search, of a day far from the calendar's: what a day may cost.
-    const ordinary = await cost(async () => untilCompleted<Envelope>([a], "Consultar", KEYS.acme, (await post<Envelope>(a, "Consultar", KEYS.acme, { ...route, Ida: daysAhead(60) })).body["Token"] as string));
+    // Seven ordinary searches, of days far from the calendar's, three at a time as a calendar runs its days: what
+    // seven days may cost. One search alone is no measure: the adapter's learned pacing moves its aim a little
+    // earlier at each search and, now and then, polls an airline just before its answer (one request more).
+    const ordinaryOf = (day: number) => async () => untilCompleted<Envelope>([a], "Consultar", KEYS.acme, (await post<Envelope>(a, "Consultar", KEYS.acme, { ...route, Ida: daysAhead(day) })).body["Token"] as string);
+    const ordinary = await cost(async () => {
+      for (const days of [[60, 61, 62], [63, 64, 65], [66]]) await Promise.all(days.map((day) => ordinaryOf(day)()));
+    });
     expect(ordinary.requests).toBeGreaterThan(0);
+    /**
+     * Those misses: here every airline answers within the first poll, and once the aims have drifted early about one
+     * day in two costs a poll more (seen: 14 to 17 requests for seven days whose least is 14); four polls.
+     */
+    const MISSES = 4;
 
     // A cold ±3 calendar: seven days, none searched before, at most seven ordinary searches' requests.
     const fresh = await cost(async () => untilCompleted<CalendarEnvelope>([a], "Calendario", KEYS.acme, (await post<CalendarEnvelope>(a, "Calendario", KEYS.acme, { ...route, Ida: daysAhead(45), DiasFlexiveis: 3 })).body.Token));
     expect(fresh.result.Data.filter((d) => d.MenorValor !== null)).toHaveLength(7);
     expect(fresh.requests).toBeGreaterThan(0);
-    expect(fresh.requests).toBeLessThanOrEqual(7 * ordinary.requests);
+    expect(fresh.requests).toBeLessThanOrEqual(ordinary.requests + MISSES);
 
     // The tenant searches one day of the next calendar first.
     const dayBefore = await post<Envelope>(a, "Consultar", KEYS.acme, { ...route, Ida: daysAhead(29) });
@@ -101,13 +119,13 @@ describe("the price calendar on voar-server, in front of the fake upstream", () 
     expect(calendar.Data.every((d) => d.Completed && d.MenorValor !== null)).toBe(true);
     // The day searched before is that search itself: it cost the calendar nothing.
     expect(calendar.Data.find((d) => d.Data === daysAhead(29))!.TokenBusca).toBe(dayBefore.body["Token"]);
-    expect(warm.requests).toBeLessThanOrEqual(6 * ordinary.requests);
+    expect(warm.requests).toBeLessThanOrEqual((6 / 7) * ordinary.requests + MISSES);
 
     // Another tenant's identical calendar: its own searches, answered by the shared cache, no upstream request.
     const shared = await cost(async () => untilCompleted<CalendarEnvelope>([b], "Calendario", KEYS.beta, (await post<CalendarEnvelope>(b, "Calendario", KEYS.beta, asked)).body.Token));
     expect(shared.result.Token).not.toBe(calendar.Token);
     expect(shared.requests).toBe(0);
     expect(shared.result.Data.map((d) => d.MenorValor)).toEqual(calendar.Data.map((d) => d.MenorValor));
-    console.log(`calendar e2e: ordinary search ${ordinary.requests} requests; ±3 calendar cold ${fresh.requests}, one day searched before ${warm.requests}, another tenant's ${shared.requests}`);
+    console.log(`calendar e2e: 7 ordinary searches ${ordinary.requests} requests; ±3 calendar cold ${fresh.requests}, one day searched before ${warm.requests}, another tenant's ${shared.requests}`);
   });
 });
