@@ -65,18 +65,19 @@ export const upstreamContext = (options: UpstreamOptions, bare: HttpTransport): 
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   const protection = upstreamProtection(options.breaker, options.budget, requestTimeoutMs);
   const breaker = protection.breaker && { store: protection.breaker.store, settings: protection.breaker.settings };
+  const polling = pollingWith(options.polling);
   return {
     transport,
     session: new AuthSession({ transport, baseUrl, credentials: options.credentials, requestTimeoutMs, breaker, store: options.login?.store, onStateChange: options.login?.onStateChange }),
     baseUrl,
     airports: options.airports ?? defaultAirports,
-    polling: pollingWith(options.polling),
+    polling,
     requestTimeoutMs,
     pageSize: options.pageSize ?? 100,
     protection,
     leases: new Map(),
     offerValidityMs: options.offerValidityMs ?? DEFAULT_OFFER_VALIDITY_MS,
-    completions: new CompletionTimes(pollingWith(options.polling).initialDelayMs),
+    completions: new CompletionTimes(polling.initialDelayMs),
     yields: new RouteYields(),
   };
 };
