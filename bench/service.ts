@@ -277,10 +277,11 @@ export const measureTelemetryCost = async (quick: boolean): Promise<TelemetryCos
   try {
     const [offPoll, metricsPoll, onPoll] = [await completedPoll(off, query!), await completedPoll(metricsOnly, query!), await completedPoll(on, query!)];
     const bytes = (await wireBytes(on.appUrl, "/api/ConsultaAereo/Consultar", HEADERS, JSON.stringify(onPoll))).bytes;
-    const both = { ...(await compareServers(shotOf(off.appUrl, offPoll), shotOf(on.appUrl, onPoll), compareOptions(quick))), bytes };
+    const cpuOf = (server: ServiceProcess) => async () => (await server.memory(false)).cpuMs;
+    const both = { ...(await compareServers(shotOf(off.appUrl, offPoll), shotOf(on.appUrl, onPoll), compareOptions(quick), { anchor: cpuOf(off), subject: cpuOf(on) })), bytes };
     // Each part against what it is added to: the metrics against both off, the tracing against the metrics alone.
-    const metrics = await compareServers(shotOf(off.appUrl, offPoll), shotOf(metricsOnly.appUrl, metricsPoll), compareOptions(quick));
-    const tracing = await compareServers(shotOf(metricsOnly.appUrl, metricsPoll), shotOf(on.appUrl, onPoll), compareOptions(quick));
+    const metrics = await compareServers(shotOf(off.appUrl, offPoll), shotOf(metricsOnly.appUrl, metricsPoll), compareOptions(quick), { anchor: cpuOf(off), subject: cpuOf(metricsOnly) });
+    const tracing = await compareServers(shotOf(metricsOnly.appUrl, metricsPoll), shotOf(on.appUrl, onPoll), compareOptions(quick), { anchor: cpuOf(metricsOnly), subject: cpuOf(on) });
     return { ...both, metrics, tracing };
   } finally {
     await Promise.all([off.stop(), metricsOnly.stop(), on.stop()]);

@@ -50,7 +50,15 @@ export interface Comparison {
   readonly subject: Served;
   /** Subject req/s over anchor req/s, per pair of runs. */
   readonly ratio: Figure;
+  /**
+   * When the servers' CPU time could be read: the CPU time each spent per request (µs), and the anchor's over the
+   * subject's per pair of runs (the throughput each would give on a core of its own: below 1, the subject costs more).
+   */
+  readonly cpu?: { readonly anchorUs: Figure; readonly subjectUs: Figure; readonly ratio: Figure } | undefined;
 }
+
+/** Reads a server process's CPU time (user and system) since it started, in ms. */
+export type CpuReader = () => Promise<number>;
 
 /** Options of {@link compareServers}. */
 export interface CompareOptions {
@@ -127,15 +135,29 @@ const served = (results: readonly CannonResult[]): Served => ({
  * Loads the anchor and the subject alternately with the load generator ({@link LOAD_TOOL}), `runs` times each after one short warm-up
  * of each, so that the drift of a shared machine hits both alike (see `sideBySide` in measure.ts).
  */
-export const compareServers = async (anchor: Shot, subject: Shot, o: CompareOptions): Promise<Comparison> => {
+export const compareServers = async (anchor: Shot, subject: Shot, o: CompareOptions, cpu?: { readonly anchor: CpuReader; readonly subject: CpuReader }): Promise<Comparison> => {
   const warm = { ...o, durationS: 1 };
   await shoot(anchor, warm);
   await shoot(subject, warm);
   const a: CannonResult[] = [];
   const b: CannonResult[] = [];
+  const aUs: number[] = [];
+  const bUs: number[] = [];
+  /** A run, and the CPU time the server spent on it per request (µs), when it can be read. */
+  const timed = async (shot: Shot, read: CpuReader | undefined, into: number[]) => {
+    const before = read ? await read() : 0;
+    const result = await shoot(shot, o);
+    if (read) into.push((((await read()) - before) * 1_000) / Math.max(1, result.requests.total));
+    return result;
+  };
   for (let i = 0; i < o.runs; i++) {
-    a.push(await shoot(anchor, o));
-    b.push(await shoot(subject, o));
+    a.push(await timed(anchor, cpu?.anchor, aUs));
+    b.push(await timed(subject, cpu?.subject, bUs));
   }
-  return { anchor: served(a), subject: served(b), ratio: summarize(b.map((r, i) => r.requests.average / a[i]!.requests.average)) };
+  return {
+    anchor: served(a),
+    subject: served(b),
+    ratio: summarize(b.map((r, i) => r.requests.average / a[i]!.requests.average)),
+    cpu: cpu ? { anchorUs: summarize(aUs), subjectUs: summarize(bUs), ratio: summarize(aUs.map((us, i) => us / bUs[i]!)) } : undefined,
+  };
 };

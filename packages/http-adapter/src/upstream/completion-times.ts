@@ -5,12 +5,17 @@
  * next (a second for one, tens of seconds for another): aiming the first poll after the start at that time
  * makes most single-airline searches cost two requests (start, then the answer), where the backoff alone
  * costs one per step until the slowest airline completes. A search that is not complete when expected
- * falls back on the backoff; the estimate follows what is seen: a search found complete later than aimed moves it
- * (an exponential moving average) towards the middle of the span in which it completed (after the poll that
- * found it running, no later than the one that found it complete), and one found complete at its first aimed
- * poll moves it a little earlier (a fiftieth of the polling's first step, or 0.2 % of the time when more), so an
- * airline that got faster is seen to while one whose time holds is rarely aimed too early (each such miss costs a
- * request).
+ * falls back on the backoff.
+ *
+ * The estimate is a high quantile of the airline's time, not its mean: an airline's time varies from one search to
+ * the next (the upstream's load, the network), and each poll aimed too early costs a request. Only whether a
+ * search was complete at its aim is known, which is what an online quantile estimator needs: one found complete
+ * at its first aimed poll, sent at the aim, moves the aim a little earlier (a fiftieth of the polling's first step,
+ * or 0.2 % of the time when more), one found running there moves it later by nine times that, so that about one in ten
+ * searches (`1 / (1 + LATE_RISE)`) is aimed too early, whatever the spread of the airline's times; and an airline that became
+ * much slower is followed at once (an exponential moving average towards the middle of the span in which it
+ * completed, after the poll that found it running, no later than the one that found it complete, when that moves
+ * the aim further).
  */
 
 /** Weight of the latest observation in the moving average. */
@@ -19,6 +24,10 @@ const ALPHA = 0.3;
 const EARLIER_FRACTION = 0.002;
 /** ...or by this much of the polling's first step, when more. */
 const EARLIER_STEPS = 0.02;
+/** A completion found by a poll sent within this much (of the polling's first step) after the aim counts as found at the aim. */
+const HIT_WINDOW_STEPS = 0.25;
+/** A search found running at its aim moves the aim later by this many times the step earlier: about one aim in ten misses. */
+const LATE_RISE = 9;
 /** How much earlier a fan-out search found running at its aim is asked again: 5 % of its time (see {@link pacedDelay}). */
 const EARLIER = 0.95;
 
@@ -42,10 +51,17 @@ export class CompletionTimes {
     const before = this.bySource.get(sourceId);
     let next: number;
     if (before === undefined) next = afterMs;
-    else if (firstPoll) next = before - Math.max(EARLIER_STEPS * this.stepMs, EARLIER_FRACTION * before);
     else {
-      const seen = notBeforeMs !== undefined && notBeforeMs >= 0 && notBeforeMs < afterMs ? (notBeforeMs + afterMs) / 2 : afterMs;
-      next = before + ALPHA * (seen - before);
+      const step = Math.max(EARLIER_STEPS * this.stepMs, EARLIER_FRACTION * before);
+      if (firstPoll) {
+        // Found complete: at the aim, the aim may come earlier; at a poll well after it (one aimed at a later airline
+        // of a group, or a timer the machine's load delayed) it tells nothing of the aim, and the estimate holds.
+        if (afterMs > before + HIT_WINDOW_STEPS * this.stepMs) return;
+        next = before - step;
+      } else {
+        const seen = notBeforeMs !== undefined && notBeforeMs >= 0 && notBeforeMs < afterMs ? (notBeforeMs + afterMs) / 2 : afterMs;
+        next = before + Math.max(LATE_RISE * step, ALPHA * (seen - before));
+      }
     }
     this.bySource.set(sourceId, Math.max(0, next));
   }

@@ -14,6 +14,12 @@
 export const GROUP_STEPS = 0.75;
 /** A poll aimed at an expected time goes this much after it (the estimate follows the times polls saw): 100 ms. */
 const AIM_AFTER_STEPS = 0.1;
+/**
+ * The poll that only completes the search (no airline awaited brings offers) goes this much after the last one's
+ * expected time: 500 ms. Seen half a second later, a completion costs nobody an offer; a completing poll sent a
+ * little early (the upstream's time varies) costs a request.
+ */
+const COMPLETE_AFTER_STEPS = 0.5;
 /** Shortest wait after a poll: 250 ms. */
 const MIN_WAIT_STEPS = 0.25;
 /** Shortest wait for an airline that is late: 500 ms. */
@@ -55,7 +61,7 @@ export const sharedPollDelay = (backoffMs: number, elapsedMs: number, awaited: r
   if (first !== Infinity) {
     let last = first;
     for (const t of times) if (t > last && t <= first + GROUP_STEPS * stepMs) last = t;
-    aim = last - elapsedMs + AIM_AFTER_STEPS * stepMs;
+    aim = last - elapsedMs + (wanted.length > 0 ? AIM_AFTER_STEPS : COMPLETE_AFTER_STEPS) * stepMs;
   }
   return Math.max(MIN_WAIT_STEPS * stepMs, Math.round(Math.min(aim, lateWait)));
 };

@@ -158,7 +158,7 @@ export class SharedSearch {
     let pollId = held && Date.now() - held.at < LEASE_TTL_MS ? held.leaseId : undefined;
     let resuming = pollId !== undefined;
     const readContext = { airports: ctx.airports, sourceId: this.o.runId, query };
-    const route = `${query.origin}-${query.destination}`;
+    const { route, market } = this.routeOf();
     const reader = new AnswerReader(readContext);
     const changes = new OfferChanges();
     const bodyFor = (page: number) => (pollId ? { LeaseId: pollId, ...pagingOf(query, page, ctx.pageSize) } : searchRequestBody(query, page, ctx.pageSize));
@@ -219,7 +219,7 @@ export class SharedSearch {
       }
       const expected = awaited.map((a) => {
         const id = this.o.sourceIdOf.get(a)!;
-        return { expectedMs: ctx.completions.expected(id), bringsOffers: ctx.yields.expects(id, route) };
+        return { expectedMs: ctx.completions.expected(id), bringsOffers: ctx.yields.expects(id, route, market) };
       });
       const elapsed = Date.now() - firstAnswerAt;
       // Until the first offers come (and for a few seconds at most), half the backoff's first step again and
@@ -235,14 +235,22 @@ export class SharedSearch {
    * previous poll went `beforeMs` after it.
    */
   private learn(finished: readonly number[], afterMs: number | undefined, beforeMs: number): void {
-    const route = `${this.o.query.origin}-${this.o.query.destination}`;
+    const { route, market } = this.routeOf();
     for (const airline of finished) {
       const id = this.o.sourceIdOf.get(airline)!;
-      this.o.ctx.yields.record(id, route, (this.batches.get(airline) ?? []).reduce((n, b) => n + b.length, 0));
+      this.o.ctx.yields.record(id, route, (this.batches.get(airline) ?? []).reduce((n, b) => n + b.length, 0), market);
       const expected = this.o.ctx.completions.expected(id);
       // Found done at the first poll at or after its expected time: it may have answered well before.
       if (afterMs !== undefined) this.o.ctx.completions.record(id, Math.max(0, afterMs), expected !== undefined && beforeMs < expected, beforeMs);
     }
+  }
+
+  /** The query's route (origin and destination, whatever the date) and market (the countries of its ends, when both are known). */
+  private routeOf(): { readonly route: string; readonly market: string | undefined } {
+    const { query, ctx } = this.o;
+    const from = ctx.airports.get(query.origin)?.country;
+    const to = ctx.airports.get(query.destination)?.country;
+    return { route: `${query.origin}-${query.destination}`, market: from && to ? `${from}>${to}` : undefined };
   }
 
   private next(signal: AbortSignal): Promise<void> {

@@ -18,7 +18,8 @@ describe("the pace of an all-airlines upstream search", () => {
     const route = [{ expectedMs: 800, bringsOffers: false }, { expectedMs: 1_200 }, { expectedMs: 12_000, bringsOffers: false }, { expectedMs: 25_000 }, { expectedMs: 45_000, bringsOffers: false }];
     expect(sharedPollDelay(1_000, 0, route)).toBe(1_300);
     expect(sharedPollDelay(1_000, 2_000, route.slice(2))).toBe(23_100);
-    expect(sharedPollDelay(1_000, 26_000, route.slice(4))).toBe(19_100);
+    // Only the completing poll is left: half a second after the last airline's time (a completion seen a little later costs no offer).
+    expect(sharedPollDelay(1_000, 26_000, route.slice(4))).toBe(19_500);
   });
 
   it("keeps its shape on a polling scaled down: its spans are fractions of the polling's first step", () => {
@@ -48,6 +49,30 @@ describe("the yields remembered by route", () => {
     expect(yields.expects("upstream:iberia", "GRU-MAD")).toBe(true);
     yields.record("upstream:iberia", "CNF-SDU", 3);
     expect(yields.expects("upstream:iberia", "CNF-SDU")).toBe(true);
+  });
+
+  it("judges a route searched for the first time by its market: an airline that brought nothing on its routes lately is not polled for", () => {
+    const yields = new RouteYields();
+    const domestic = ["CNF-SDU", "GRU-POA", "BSB-REC", "CGH-SDU"];
+    for (const route of domestic.slice(0, 2)) {
+      yields.record("upstream:iberia", route, 0, "BR>BR");
+      yields.record("upstream:azul", route, route === "CNF-SDU" ? 5 : 0, "BR>BR");
+    }
+    // Two routes are not enough for the market to speak.
+    expect(yields.expects("upstream:iberia", "FOR-MAO", "BR>BR")).toBe(true);
+    yields.record("upstream:iberia", domestic[2]!, 0, "BR>BR");
+    yields.record("upstream:azul", domestic[2]!, 0, "BR>BR");
+    expect(yields.expects("upstream:iberia", "FOR-MAO", "BR>BR")).toBe(false);
+    // Azul flies some of the market's routes (one of three): polled for on a new one.
+    expect(yields.expects("upstream:azul", "FOR-MAO", "BR>BR")).toBe(true);
+    // Another market, or a route whose market is not known: polled for.
+    expect(yields.expects("upstream:iberia", "GRU-MAD", "BR>ES")).toBe(true);
+    expect(yields.expects("upstream:iberia", "XXX-YYY")).toBe(true);
+    // A route seen speaks for itself, whatever the market says; a repeated search of a route counts it once.
+    yields.record("upstream:iberia", "CGH-SDU", 4, "BR>BR");
+    expect(yields.expects("upstream:iberia", "CGH-SDU", "BR>BR")).toBe(true);
+    for (let i = 0; i < 20; i++) yields.record("upstream:iberia", "CGH-SDU", 4, "BR>BR");
+    expect(yields.expects("upstream:iberia", "FOR-MAO", "BR>BR")).toBe(true);
   });
 });
 
