@@ -34,6 +34,8 @@ const EARLIER = 0.95;
 /** Learned completion times of upstream searches, by source id (one table per adapter). */
 export class CompletionTimes {
   private readonly bySource = new Map<string, number>();
+  /** While a source's time is unknown: the furthest into a search it was seen still running. */
+  private readonly running = new Map<string, number>();
 
   /** `stepMs`: the polling's first step (`polling.initialDelayMs`), the unit of the nudge earlier. */
   constructor(private readonly stepMs = 1_000) {}
@@ -41,6 +43,17 @@ export class CompletionTimes {
   /** The expected time from the first answer of a search of this source to its completion, in ms; undefined until one completed. */
   expected(sourceId: string): number | undefined {
     return this.bySource.get(sourceId);
+  }
+
+  /** While the source's time is unknown, how far into its search (ms) a search last saw it still running, at most. */
+  runningAt(sourceId: string): number | undefined {
+    return this.bySource.has(sourceId) ? undefined : this.running.get(sourceId);
+  }
+
+  /** Records that a search of the source was still running `elapsedMs` after its first answer (kept while its time is unknown). */
+  seenRunning(sourceId: string, elapsedMs: number): void {
+    if (this.bySource.has(sourceId)) return;
+    if (elapsedMs > (this.running.get(sourceId) ?? -1)) this.running.set(sourceId, elapsedMs);
   }
 
   /**
@@ -64,6 +77,7 @@ export class CompletionTimes {
       }
     }
     this.bySource.set(sourceId, Math.max(0, next));
+    this.running.delete(sourceId);
   }
 }
 

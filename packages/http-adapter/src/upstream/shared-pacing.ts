@@ -31,6 +31,11 @@ export interface Awaited {
   readonly expectedMs: number | undefined;
   /** Whether it is expected to bring offers (it brought none on this route lately: not polled for, fetched with the others). Default true. */
   readonly bringsOffers?: boolean | undefined;
+  /**
+   * While its time is unknown: how far into its own search another search of the adapter last saw it still running
+   * (ms), when one did. Not polled for before this search is as far.
+   */
+  readonly runningAtMs?: number | undefined;
 }
 
 /**
@@ -43,10 +48,20 @@ export interface Awaited {
  * @example
  * sharedPollDelay(1_000, 0, [{ expectedMs: 800 }, { expectedMs: 1_200 }, { expectedMs: 25_000 }]); // 1300: the first two at once
  * sharedPollDelay(1_000, 0, [{ expectedMs: 800 }, { expectedMs: undefined }]); // 1000: an airline never seen: the backoff
+ * sharedPollDelay(1_000, 2_000, [{ expectedMs: 4_000 }, { expectedMs: undefined, runningAtMs: 20_000 }]); // 2100: still running at 20 s in another search: Azul first
  */
 export const sharedPollDelay = (backoffMs: number, elapsedMs: number, awaited: readonly Awaited[], stepMs = 1_000): number => {
   if (awaited.length === 0) return backoffMs;
-  if (awaited.some((a) => a.expectedMs === undefined)) return backoffMs;
+  const unknown = awaited.filter((a) => a.expectedMs === undefined);
+  if (unknown.length > 0) {
+    // Each airline whose time is unknown is polled for on the backoff, unless another search saw it still running
+    // later into its own search than this one will be by then: not before that point, and the known ones as usual.
+    const notBefore = Math.min(...unknown.map((a) => a.runningAtMs ?? -Infinity));
+    if (notBefore <= elapsedMs + backoffMs) return backoffMs;
+    const known = awaited.filter((a) => a.expectedMs !== undefined);
+    const knownWait = known.length > 0 ? sharedPollDelay(backoffMs, elapsedMs, known, stepMs) : Infinity;
+    return Math.max(MIN_WAIT_STEPS * stepMs, Math.round(Math.min(knownWait, notBefore - elapsedMs + AIM_AFTER_STEPS * stepMs)));
+  }
   // Polled for: the airlines bringing offers; once none is left, one poll when the last of the others is due.
   const wanted = awaited.filter((a) => a.bringsOffers !== false);
   const latest = Math.max(...awaited.map((a) => a.expectedMs!));

@@ -206,6 +206,7 @@ export class SharedSearch {
       const fresh = withFreshness(changes.of(stableOfferIds([...answer.offers, ...rest])), Date.now(), ctx.offerValidityMs, answeredFromCache(result.json));
       this.take(fresh, finished);
       this.learn(finished, first ? undefined : sentAt - firstAnswerAt, lastPollAt - firstAnswerAt);
+      if (!first && active !== undefined) for (const airline of active) if (this.o.sourceIdOf.has(airline)) ctx.completions.seenRunning(this.o.sourceIdOf.get(airline)!, sentAt - firstAnswerAt);
       lastPollAt = sentAt;
       if (answer.completed) {
         ctx.leases.delete(leaseKey);
@@ -219,7 +220,7 @@ export class SharedSearch {
       }
       const expected = awaited.map((a) => {
         const id = this.o.sourceIdOf.get(a)!;
-        return { expectedMs: ctx.completions.expected(id), bringsOffers: ctx.yields.expects(id, route, market) };
+        return { expectedMs: ctx.completions.expected(id), bringsOffers: ctx.yields.expects(id, route, market), runningAtMs: ctx.completions.runningAt(id) };
       });
       const elapsed = Date.now() - firstAnswerAt;
       // Until the first offers come (and for a few seconds at most), half the backoff's first step again and

@@ -81,6 +81,18 @@ describe("fan-out pacing", () => {
     expect(times.expected("upstream:azul")).toBeUndefined();
   });
 
+  it("remembers how far into a search an airline whose time is unknown was seen running, until its time is learned", () => {
+    const times = new CompletionTimes();
+    expect(times.runningAt("upstream:iberia")).toBeUndefined();
+    times.seenRunning("upstream:iberia", 20_000);
+    times.seenRunning("upstream:iberia", 12_000);
+    expect(times.runningAt("upstream:iberia")).toBe(20_000);
+    times.record("upstream:iberia", 47_000, false, 40_000);
+    expect(times.runningAt("upstream:iberia")).toBeUndefined();
+    times.seenRunning("upstream:iberia", 50_000);
+    expect(times.runningAt("upstream:iberia")).toBeUndefined();
+  });
+
   it("aims at a high quantile of an airline's times: about one search in ten is polled too early, whatever their spread", () => {
     // LATAM answers in 1.2 s give or take 0.3 s (uniform); each search is polled once at the aim, again 0.5 s later if running.
     const times = new CompletionTimes();

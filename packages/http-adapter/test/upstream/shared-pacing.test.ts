@@ -9,6 +9,16 @@ describe("the pace of an all-airlines upstream search", () => {
     expect(sharedPollDelay(2_250, 0, [])).toBe(2_250);
   });
 
+  it("does not poll for an airline whose time is unknown before another search saw it still running: the known ones meanwhile", () => {
+    // GOL seen running 20 s into another search: this one, 2 s in, aims at Azul (4 s) and not at the backoff.
+    expect(sharedPollDelay(1_000, 2_000, [{ expectedMs: 4_000 }, { expectedMs: undefined, runningAtMs: 20_000 }])).toBe(2_100);
+    // Azul done: nothing known left; not before 20 s.
+    expect(sharedPollDelay(1_500, 4_100, [{ expectedMs: undefined, runningAtMs: 20_000 }])).toBe(16_000);
+    // This search is as far as the other one was (or will be by the next step of the backoff): the backoff again.
+    expect(sharedPollDelay(1_500, 19_000, [{ expectedMs: undefined, runningAtMs: 20_000 }])).toBe(1_500);
+    expect(sharedPollDelay(1_500, 0, [{ expectedMs: 4_000 }, { expectedMs: undefined, runningAtMs: 20_000 }, { expectedMs: undefined }])).toBe(1_500);
+  });
+
   it("aims at the next airline expected, fetching those expected within 750 ms of it with one poll", () => {
     expect(sharedPollDelay(1_000, 0, [{ expectedMs: 800 }, { expectedMs: 1_200 }, { expectedMs: 25_000 }])).toBe(1_300);
     expect(sharedPollDelay(1_000, 2_000, [{ expectedMs: 25_000 }, { expectedMs: 45_000 }])).toBe(23_100);
