@@ -66,7 +66,14 @@ export class SharedSearch {
   /** Offers of airlines nobody follows (not among the sources), left out. */
   unattributed = 0;
 
-  constructor(private readonly o: SharedSearchOptions) {}
+  /** The query's route (origin and destination, whatever the date) and market (the countries of its ends, when both are known). */
+  private readonly place: { readonly route: string; readonly market: string | undefined };
+
+  constructor(private readonly o: SharedSearchOptions) {
+    const from = o.ctx.airports.get(o.query.origin)?.country;
+    const to = o.ctx.airports.get(o.query.destination)?.country;
+    this.place = { route: `${o.query.origin}-${o.query.destination}`, market: from && to ? `${from}>${to}` : undefined };
+  }
 
   /** The offers of `airline` from the first, then as they come, until its airline is done; throws if the run fails. */
   async *follow(airline: number, signal: AbortSignal): AsyncGenerator<readonly Offer[]> {
@@ -158,7 +165,7 @@ export class SharedSearch {
     let pollId = held && Date.now() - held.at < LEASE_TTL_MS ? held.leaseId : undefined;
     let resuming = pollId !== undefined;
     const readContext = { airports: ctx.airports, sourceId: this.o.runId, query };
-    const { route, market } = this.routeOf();
+    const { route, market } = this.place;
     const reader = new AnswerReader(readContext);
     const changes = new OfferChanges();
     const bodyFor = (page: number) => (pollId ? { LeaseId: pollId, ...pagingOf(query, page, ctx.pageSize) } : searchRequestBody(query, page, ctx.pageSize));
@@ -206,7 +213,8 @@ export class SharedSearch {
       const fresh = withFreshness(changes.of(stableOfferIds([...answer.offers, ...rest])), Date.now(), ctx.offerValidityMs, answeredFromCache(result.json));
       this.take(fresh, finished);
       this.learn(finished, first ? undefined : sentAt - firstAnswerAt, lastPollAt - firstAnswerAt);
-      if (!first && active !== undefined) for (const airline of active) if (this.o.sourceIdOf.has(airline)) ctx.completions.seenRunning(this.o.sourceIdOf.get(airline)!, sentAt - firstAnswerAt);
+      // Airlines still running this far into the search: not polled for before that by searches started later.
+      if (!first) for (const airline of active ?? []) this.seenRunning(airline, sentAt - firstAnswerAt);
       lastPollAt = sentAt;
       if (answer.completed) {
         ctx.leases.delete(leaseKey);
@@ -236,7 +244,7 @@ export class SharedSearch {
    * previous poll went `beforeMs` after it.
    */
   private learn(finished: readonly number[], afterMs: number | undefined, beforeMs: number): void {
-    const { route, market } = this.routeOf();
+    const { route, market } = this.place;
     for (const airline of finished) {
       const id = this.o.sourceIdOf.get(airline)!;
       this.o.ctx.yields.record(id, route, (this.batches.get(airline) ?? []).reduce((n, b) => n + b.length, 0), market);
@@ -246,12 +254,9 @@ export class SharedSearch {
     }
   }
 
-  /** The query's route (origin and destination, whatever the date) and market (the countries of its ends, when both are known). */
-  private routeOf(): { readonly route: string; readonly market: string | undefined } {
-    const { query, ctx } = this.o;
-    const from = ctx.airports.get(query.origin)?.country;
-    const to = ctx.airports.get(query.destination)?.country;
-    return { route: `${query.origin}-${query.destination}`, market: from && to ? `${from}>${to}` : undefined };
+  private seenRunning(airline: number, elapsedMs: number): void {
+    const id = this.o.sourceIdOf.get(airline);
+    if (id !== undefined) this.o.ctx.completions.seenRunning(id, elapsedMs);
   }
 
   private next(signal: AbortSignal): Promise<void> {
