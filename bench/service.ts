@@ -13,6 +13,7 @@
  * The service is `voar-server` itself (the production entry, request log on) in its own process, searching a
  * fake upstream in a third process (the simulator's work is off its request path and out of its memory).
  */
+import { measureMetricsInstructions, type MetricsInstructions } from "./service/instructions.js";
 import { fmt, isQuick, slopeOf, summarize, type Figure } from "./lib/measure.js";
 import { compareServers, LOAD_TOOL, type Comparison, type Shot } from "./service/http-compare.js";
 import { wireBytes } from "./service/wire-bytes.js";
@@ -274,6 +275,7 @@ export const measureTelemetryCost = async (quick: boolean): Promise<TelemetryCos
   const off = await startServiceProcess({ ttlMs: 600_000, latencyMs: 200, env: { VOAR_METRICS_ENABLED: "false", ...noTraces } });
   const metricsOnly = await startServiceProcess({ ttlMs: 600_000, latencyMs: 200, env: { VOAR_METRICS_ENABLED: "true", ...noTraces } });
   const on = await startServiceProcess({ ttlMs: 600_000, latencyMs: 200, env: { VOAR_METRICS_ENABLED: "true", OTEL_EXPORTER_OTLP_ENDPOINT: UNREACHABLE_OTLP } });
+  let telemetry: Omit<TelemetryCost, "instructions">;
   try {
     const [offPoll, metricsPoll, onPoll] = [await completedPoll(off, query!), await completedPoll(metricsOnly, query!), await completedPoll(on, query!)];
     const bytes = (await wireBytes(on.appUrl, "/api/ConsultaAereo/Consultar", HEADERS, JSON.stringify(onPoll))).bytes;
@@ -282,10 +284,12 @@ export const measureTelemetryCost = async (quick: boolean): Promise<TelemetryCos
     // Each part against what it is added to: the metrics against both off, the tracing against the metrics alone.
     const metrics = await compareServers(shotOf(off.appUrl, offPoll), shotOf(metricsOnly.appUrl, metricsPoll), compareOptions(quick), { anchor: cpuOf(off), subject: cpuOf(metricsOnly) });
     const tracing = await compareServers(shotOf(metricsOnly.appUrl, metricsPoll), shotOf(on.appUrl, onPoll), compareOptions(quick), { anchor: cpuOf(metricsOnly), subject: cpuOf(on) });
-    return { ...both, metrics, tracing };
+    telemetry = { ...both, metrics, tracing };
   } finally {
     await Promise.all([off.stop(), metricsOnly.stop(), on.stop()]);
   }
+  // Then the same poll's instructions, metrics off and on, once the processes above are gone.
+  return { ...telemetry, instructions: await measureMetricsInstructions(quick) };
 };
 
 /** What metrics and tracing cost a poll: both against both off, and each part against what it is added to. */
@@ -294,6 +298,8 @@ export interface TelemetryCost extends ServedAnswer {
   readonly metrics: Comparison;
   /** Metrics and tracing against the metrics alone: the tracing's own cost. */
   readonly tracing: Comparison;
+  /** The metrics against both off in instructions per poll (callgrind); undefined without valgrind. */
+  readonly instructions: MetricsInstructions | undefined;
 }
 
 /**

@@ -34,6 +34,8 @@ export interface MemoryReading {
 
 /** The server process, seen from the bench. */
 export interface ServiceProcess {
+  /** The server's process id (under `wrap`, the wrapped Node's: valgrind runs it in its own process). */
+  readonly pid: number;
   /** The app's origin, e.g. `http://127.0.0.1:40123`. */
   readonly appUrl: string;
   /** The bare node:http server's origin. */
@@ -83,6 +85,13 @@ export interface ServiceProcessOptions {
   readonly maxConnections?: number;
   /** More variables of the service (e.g. `VOAR_METRICS_ENABLED`, `OTEL_EXPORTER_OTLP_ENDPOINT`), set last. */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * A program the server's Node runs under, with its arguments (e.g. `["valgrind", "--tool=callgrind", ...]`):
+   * `wrap[0] ...wrap node <flags> server-process.ts`. Default: none.
+   */
+  readonly wrap?: readonly string[];
+  /** More flags of the server's Node (e.g. V8's `--single-threaded`). */
+  readonly nodeFlags?: readonly string[];
 }
 
 /** The fake upstream in its own process. */
@@ -135,8 +144,10 @@ export const startServiceProcess = async (o: ServiceProcessOptions): Promise<Ser
   const demo = o.entry === "demo";
   const upstream = demo || o.simulator ? undefined : (o.upstream ?? (await startUpstream(o.latencyMs)));
   const ownUpstream = o.upstream === undefined;
+  const [wrapper, ...wrapArgs] = o.wrap ?? [];
   const child: ChildProcess = fork(SERVER, [], {
-    execArgv: [...process.execArgv, "--expose-gc", ...profiling()],
+    ...(wrapper ? { execPath: wrapper } : {}),
+    execArgv: [...(wrapper ? [...wrapArgs, process.execPath] : []), ...process.execArgv, "--expose-gc", ...(o.nodeFlags ?? []), ...profiling()],
     env: {
       ...process.env,
       VOAR_CONFIG_FILE: "",
@@ -179,6 +190,7 @@ export const startServiceProcess = async (o: ServiceProcessOptions): Promise<Ser
       child.send(m);
     });
   return {
+    pid: child.pid!,
     appUrl: `http://127.0.0.1:${appPort}`,
     bareUrl: `http://127.0.0.1:${barePort}`,
     frameworkUrl: `http://127.0.0.1:${frameworkPort}`,
