@@ -47,7 +47,17 @@ describe("a Sentinel primary that dies under two instances", () => {
       failover.to = Date.now() + SETTLE_MS;
     });
 
-    expect(violations(runs, failover)).toEqual([]);
+    const v = violations(runs, failover);
+    if (v.length > 0) {
+      // What a failure needs to be understood (seen about once in five to ten runs on a loaded machine: one instance
+      // then answers 503 to the end while the other took its searches over): what each instance logged besides its
+      // requests, whether its store answers now, and the last answers of a few searches (ms after the kill:instance:status).
+      console.log(`sentinel failover: ${v.length} violations; first ${JSON.stringify(v.slice(0, 3))}; last ${JSON.stringify(v.slice(-3))}`);
+      for (const [i, l] of logs.entries()) console.log(`instance ${i} logged: ${JSON.stringify(l.records.filter((r) => r.msg !== "request" && r.msg !== "search.started")).slice(0, 4_000)}`);
+      for (const [i, x] of instances.entries()) console.log(`instance ${i}: store ready ${String(await x.store.ready?.())}`);
+      for (const r of runs.slice(0, 4)) console.log(`${r.token}: ${r.seen.slice(-6).map((s) => `${s.at - failover.from}:${s.instance}:${s.status}${s.completed ? " completed" : ""}`).join(", ")}`);
+    }
+    expect(v).toEqual([]);
     const unavailable = runs.flatMap((r) => r.seen).filter((s) => s.status === 503);
     console.log(
       `sentinel failover: ${failover.to - SETTLE_MS - failover.from} ms until the sentinels named the replica; 503s ${unavailable.length}, ` +
