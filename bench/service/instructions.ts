@@ -69,7 +69,7 @@ const countProcess = async (upstream: BenchUpstream, query: SearchBody, env: Rea
     const pool = new undici.Pool(server.appUrl, { connections: 1 });
     const polls = async (n: number) => {
       for (let i = 0; i < n; i++) {
-        const r = process.env["VOAR_BENCH_GLOBAL"] ? await undici.request(`${server.appUrl}/api/ConsultaAereo/Consultar`, { method: "POST", headers: HEADERS, body }) : await pool.request({ path: "/api/ConsultaAereo/Consultar", method: "POST", headers: HEADERS, body });
+        const r = await pool.request({ path: "/api/ConsultaAereo/Consultar", method: "POST", headers: HEADERS, body });
         await r.body.arrayBuffer();
         if (r.statusCode !== 200) throw new Error(`a poll answered ${r.statusCode}`);
       }
