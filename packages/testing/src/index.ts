@@ -14,6 +14,14 @@ export {
   type SimulatedOta,
   type CarrierProfile,
   type ProgrammeEconomics,
+  variableLatency,
+  sellingSwitch,
+  drawLatency,
+  type LatencyDistribution,
+  type VariableLatency,
+  type VariableLatencyOptions,
+  type DrawnLatency,
+  type SellingSwitch,
 } from "./simulator/index.js";
 
 // Fixtures: the format, checks and the shipped files
@@ -36,7 +44,8 @@ export { loadFixture, fixtureNames, FIXTURES_DIR } from "./fixtures/load-fixture
 
 // The fake upstream
 export { createFakeUpstream, type FakeUpstream, type FakeUpstreamOptions, type UpstreamStats } from "./fake-upstream/create-fake-upstream.js";
-export { liveBackend, type LiveBackendOptions } from "./fake-upstream/live-backend.js";
+export { liveBackend, type LiveBackendOptions, type LiveSourceEvent } from "./fake-upstream/live-backend.js";
+export { pacingTrial, lateness, type PacingTrial, type PacingTrialOptions, type PlainRun, type AirlineTimes } from "./fake-upstream/pacing-trial.js";
 export type { ConsultarBackend, ConsultarCall } from "./fake-upstream/consultar-backend.js";
 export { faultAt, type Fault, type FaultRule } from "./fake-upstream/faults.js";
 export { TokenStore, type FakeAccount, type FakeAuthOptions, type IssuedToken, type TokenCheck } from "./fake-upstream/token-store.js";
@@ -68,6 +77,6 @@ export { wireRequestOf } from "./recorder/wire-request.js";
 // Scenarios
 export { SCENARIOS, SCENARIO_EPOCH, SCENARIO_ACCOUNT, FARE_SCENARIOS, scenario, type Scenario } from "./scenarios/catalogue.js";
 export { recordScenario, type AdvanceTime } from "./scenarios/record-scenario.js";
-export { driveSearch, type DriveOptions, type DriveResult } from "./scenarios/scenario-driver.js";
+export { driveSearch, type DriveOptions, type DriveResult, type DrivenAnswer } from "./scenarios/scenario-driver.js";
 export { chooseFlights, fewFlights } from "./scenarios/few-flights.js";
 export { serveOnNode, type ServedOnNode, type ServeOnNodeOptions } from "./fake-upstream/serve-on-node.js";

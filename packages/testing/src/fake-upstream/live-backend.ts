@@ -19,7 +19,24 @@ import type { Subscription } from "rxjs";
 import type { ConsultarBackend, ConsultarCall } from "./consultar-backend.js";
 import { toRealEnvelope } from "./real-envelope.js";
 import { businessErrorBody } from "./real-shapes.js";
-import type { UpstreamReply } from "./upstream-reply.js";
+import { sleep, type UpstreamReply } from "./upstream-reply.js";
+
+/** What a live search's source did, as the upstream saw it: offers came, or the source finished or failed. */
+export interface LiveSourceEvent {
+  /** The search's id (its `LeaseId`). */
+  readonly searchId: string;
+  /** `queryKey` of the search's query (the same for every tenant asking it). */
+  readonly query: string;
+  readonly tenant: string;
+  /** The engine source's id (`latam`, `gol`...). */
+  readonly sourceId: string;
+  /** `offers`: the source's items grew to `items`; `done`/`failed`: it finished (its last items). */
+  readonly kind: "offers" | "done" | "failed";
+  /** The source's items so far (offers it gave this search). */
+  readonly items: number;
+  /** `Date.now()` when the upstream had them. */
+  readonly at: number;
+}
 
 /** Options of {@link liveBackend}. */
 export interface LiveBackendOptions {
@@ -46,6 +63,14 @@ export interface LiveBackendOptions {
    * single-airline searches answer as soon as that airline has.
    */
   readonly progressiveModeA?: boolean | undefined;
+  /**
+   * Every search answer (first ask and polls alike) leaves this long after its request came, in ms (a number, or a
+   * function drawn per request): a slow upstream. The search itself starts when the request comes; the answer
+   * carries what the search has when it leaves. Uses `setTimeout`, so fake timers drive it. Default 0.
+   */
+  readonly answerDelayMs?: number | (() => number) | undefined;
+  /** Told of what each search's sources do, when the upstream has it: to measure how late a client shows each airline. */
+  readonly onSourceEvent?: ((event: LiveSourceEvent) => void) | undefined;
 }
 
 interface LiveSearch {
@@ -82,9 +107,19 @@ export const liveBackend = (options: LiveBackendOptions): ConsultarBackend => {
     counter++;
     const id = `${options.idPrefix ?? "lease-"}${counter}`;
     const latest: LiveSearch["latest"] = {};
+    const told = options.onSourceEvent;
+    const queryText = queryKey(query);
     const subscription = search(query, options.sources, { ...options.policy, deadlineMs: options.deadlineMs }).subscribe((s) => {
+      const before = latest.snapshot;
       latest.snapshot = s;
       if (s.completed && latest.completedAt === undefined) latest.completedAt = Date.now();
+      if (!told || !before) return;
+      for (const p of s.sources) {
+        const was = before.sources.find((b) => b.id === p.id);
+        const kind = p.state === "done" ? "done" : p.state === "failed" ? "failed" : "offers";
+        if (was && was.state === p.state && was.items === p.items) continue;
+        told({ searchId: id, query: queryText, tenant, sourceId: p.id, kind, items: p.items, at: Date.now() });
+      }
     });
     const entry: LiveSearch = { id, tenant, latest, subscription };
     byId.set(id, entry);
@@ -92,7 +127,12 @@ export const liveBackend = (options: LiveBackendOptions): ConsultarBackend => {
     return entry;
   };
 
-  const answer = ({ body, tenant, n }: ConsultarCall): UpstreamReply => {
+  const delayOf = (): number => {
+    const d = options.answerDelayMs;
+    return Math.max(0, (typeof d === "function" ? d() : d) ?? 0);
+  };
+
+  const answer = ({ body, tenant, n }: ConsultarCall): UpstreamReply | Promise<UpstreamReply> => {
     const parsed = parseSearchRequest(body, { airports, now: options.now?.() ?? new Date() });
     if (parsed.kind === "invalid") {
       const why = parsed.campos.map((c) => `${c.Campo}: ${c.Mensagem}`).join(" ");
@@ -107,6 +147,13 @@ export const liveBackend = (options: LiveBackendOptions): ConsultarBackend => {
       const known = byKey.get(key);
       entry = alive(known) ? known : start(key, tenant, parsed.query);
     }
+    const delay = delayOf();
+    const found = entry;
+    // A slow upstream: the search runs from the request on, the answer leaves later with what it has then.
+    return delay > 0 ? sleep(delay).then(() => reply(found, body, parsed.page, parsed.pageSize, n)) : reply(found, body, parsed.page, parsed.pageSize, n);
+  };
+
+  const reply = (entry: LiveSearch, body: unknown, page: number, pageSize: number, n: number): UpstreamReply => {
     const latest = entry.latest.snapshot;
     if (!latest) throw new Error("a live search has no snapshot: search() emits its initial one on subscription");
     const hold = options.progressiveModeA === false && latest.query.mode.kind === "all-airlines" && !latest.completed;
@@ -115,8 +162,8 @@ export const liveBackend = (options: LiveBackendOptions): ConsultarBackend => {
     const envelope = snapshotToEnvelope(s, {
       searchId: entry.id,
       requestId: `req-${n}`,
-      page: parsed.page,
-      pageSize: paging ? parsed.pageSize : ALL,
+      page,
+      pageSize: paging ? pageSize : ALL,
       airports,
       nextPollMs: options.nextPollMs ?? 1000,
     });

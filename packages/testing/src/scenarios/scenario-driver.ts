@@ -22,6 +22,18 @@ export interface DriveOptions {
   readonly maxFailures: number;
   /** Requests in all before giving up. */
   readonly maxRequests: number;
+  /** Told of every search answer read (a JSON body), when it came: to see when the client had each offer. */
+  readonly onAnswer?: ((answer: DrivenAnswer) => void) | undefined;
+}
+
+/** One search answer the client read. */
+export interface DrivenAnswer {
+  /** The parsed body. */
+  readonly json: Record<string, unknown>;
+  /** HTTP status. */
+  readonly status: number;
+  /** `Date.now()` when the answer had been read whole. */
+  readonly at: number;
 }
 
 /** How a driven search ended. */
@@ -84,6 +96,7 @@ export const driveSearch = async (o: DriveOptions): Promise<DriveResult> => {
       continue;
     }
     failures = 0;
+    o.onAnswer?.({ json, status: res.status, at: Date.now() });
     if (json.Success === false) return "refused";
     lease = leaseOf(json) ?? lease;
     if (json.Completed === true) return "completed";

@@ -7,3 +7,13 @@ export { defaultBatches, defaultLatencyMs, DEFAULT_SEED, type SimulatedFailure, 
 export { SIMULATED_OTAS, type SimulatedOta } from "./otas.js";
 export { CARRIER_PROFILES, type CarrierProfile, type ProgrammeEconomics } from "./carriers.js";
 export { blockMinutes } from "./timetable.js";
+export {
+  variableLatency,
+  sellingSwitch,
+  drawLatency,
+  type LatencyDistribution,
+  type VariableLatency,
+  type VariableLatencyOptions,
+  type DrawnLatency,
+  type SellingSwitch,
+} from "./variable-latency.js";

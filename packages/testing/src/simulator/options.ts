@@ -20,12 +20,19 @@ export interface SimulatorOptions {
   readonly seed?: number | undefined;
   /**
    * Time a source takes to answer completely, in ms: one number for every source, a map by source id
-   * (sources left out keep their default), or a function of the source id and query.
-   * Default: between 300 ms and 2.5 s, fixed per source id, so progress is visible.
+   * (sources left out keep their default), or a function of the source id and query, called at the start of each
+   * search (`variableLatency(...).latencyMs` draws a time per search). `Infinity`: the search never answers (it
+   * hangs until aborted). Default: between 300 ms and 2.5 s, fixed per source id, so progress is visible.
    */
   readonly latencyMs?: number | Readonly<Record<string, number>> | ((sourceId: string, query: SearchQuery) => number) | undefined;
   /** Batches a source splits its offers into, spread evenly over its latency: a number or a map by source id. Default 2-4 per source. */
   readonly batches?: number | Readonly<Record<string, number>> | undefined;
+  /**
+   * Whether a source sells on a query (called at the start of each search): false, it answers in its time with no
+   * offers, as an airline with nothing on a route does (`sellingSwitch(...).sells` turns routes on and off).
+   * Default: every source sells what it flies.
+   */
+  readonly selling?: ((sourceId: string, query: SearchQuery) => boolean) | undefined;
   /** Failures to simulate, by source id (`latam`, `ota:voaja`...). */
   readonly failures?: Readonly<Record<string, SimulatedFailure>> | undefined;
   /** Airport directory; default the core one (`airports` of `@voar/core/airports`). */

@@ -25,7 +25,8 @@ export const splitIntoBatches = (offers: readonly Offer[], n: number): readonly 
 
 /**
  * Wraps a definition as a {@link SearchSource} that answers over time: its offers arrive in batches
- * spread evenly over its latency (batch i of n at latency × i / n), and it fails as configured.
+ * spread evenly over its latency (batch i of n at latency × i / n), and it fails as configured; a latency of
+ * `Infinity` never answers, and a source that does not sell on the query (`selling`) answers with no offers.
  * Waits use `setTimeout` and end at once, timers cleared, when the signal aborts: the source then
  * throws the signal's reason.
  */
@@ -43,7 +44,10 @@ export const timedSource = (def: SourceDefinition, options: SimulatorOptions): S
       if (failure) failedCalls++;
       const latency = latencyOf(options, def.id, query);
       const n = batchesOf(options, def.id);
-      const batches = splitIntoBatches(def.offers(query), n);
+      const sells = options.selling?.(def.id, query) ?? true;
+      // A hang: nothing ever comes; the search ends it (its deadline, or the caller giving up).
+      if (latency === Number.POSITIVE_INFINITY) await new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }));
+      const batches = splitIntoBatches(sells ? def.offers(query) : [], n);
       let elapsed = 0;
       for (let i = 0; i < n; i++) {
         const at = Math.round((latency * (i + 1)) / n);
