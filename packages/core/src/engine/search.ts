@@ -1,4 +1,4 @@
-import { defer, map, merge, of, scan, startWith, takeWhile, timer, distinctUntilChanged, type Observable, type SchedulerLike } from "rxjs";
+import { defer, merge, of, scan, startWith, switchMap, takeWhile, timer, distinctUntilChanged, type Observable, type SchedulerLike } from "rxjs";
 import type { SearchQuery } from "../query/query.js";
 import type { SearchEvent } from "./events.js";
 import { reduce } from "./reduce.js";
@@ -11,6 +11,12 @@ import { sourcesFor, type SearchSource } from "./source.js";
 export interface SearchOptions extends Partial<SourcePolicy> {
   /** The search completes with what it has after this long. Default 60 000 ms. */
   readonly deadlineMs?: number | undefined;
+  /**
+   * At the deadline, a source still receiving an answer (see `SearchSource.answerDueMs`: an upstream answering slowly)
+   * is waited for, up to this long in all past the deadline, so the answer it is being sent is not thrown away.
+   * Default 0: the deadline is final.
+   */
+  readonly deadlineHoldMs?: number | undefined;
   /** Airlines (Companhia ids) whose Pagante switch is off: their cash offers are left out. */
   readonly hiddenCashAirlines?: Iterable<number> | undefined;
   /**
@@ -46,7 +52,17 @@ export const search = (
       baseDelayMs: options.baseDelayMs ?? defaultSourcePolicy.baseDelayMs,
       maxDelayMs: options.maxDelayMs ?? defaultSourcePolicy.maxDelayMs,
     };
-    const deadline$ = timer(options.deadlineMs ?? 60_000, options.scheduler).pipe(map((): SearchEvent => ({ type: "deadline" })));
+    const holdMs = options.deadlineHoldMs ?? 0;
+    const due = () => active.reduce((most, s) => Math.max(most, s.answerDueMs?.(query) ?? 0), 0);
+    // The deadline, then (while some source is still being answered) the wait for that answer, within the hold.
+    const deadline = (afterMs: number, heldMs: number): Observable<SearchEvent> =>
+      timer(afterMs, options.scheduler).pipe(
+        switchMap(() => {
+          const wait = Math.min(holdMs - heldMs, due());
+          return wait > 0 ? deadline(wait, heldMs + wait) : of<SearchEvent>({ type: "deadline" });
+        }),
+      );
+    const deadline$ = deadline(options.deadlineMs ?? 60_000, 0);
     return merge(...active.map((s) => sourceEvents(s, query, policy, options.onSourceError)), deadline$).pipe(
       scan(reduce, initial),
       distinctUntilChanged(),

@@ -27,6 +27,12 @@ export interface SearchSource {
   readonly serves?: ((query: SearchQuery) => boolean) | undefined;
   /** Yields batches of offers for a query. */
   search(query: SearchQuery, signal: AbortSignal): AsyncIterable<readonly Offer[]>;
+  /**
+   * While an answer for the query is on its way to this source (a request an upstream is still answering), how long
+   * until it is expected, in ms; undefined when none is. At the search's deadline the engine waits for it, up to
+   * `SearchOptions.deadlineHoldMs`, so that a slow upstream's answer is not thrown away.
+   */
+  answerDueMs?(query: SearchQuery): number | undefined;
 }
 
 /** The sources that serve a query's mode: airlines for Mode A, OTAs for Mode B, one airline for single-airline. */

@@ -192,6 +192,31 @@ describe("search", () => {
     expect(run.isComplete()).toBe(true);
   });
 
+  it("at the deadline, waits for an answer a source is still being sent (an upstream answering slowly), within the hold", async () => {
+    // The source's request left at 40 s and its answer takes 30 s: due at 70 s, 10 s past the 60 s deadline.
+    const slow = scriptedSource("slow", [[{ afterMs: 70_000, offers: [makeOffer({ id: "b" })] }]]);
+    const answering: SearchSource = { ...slow, answerDueMs: () => Math.max(0, 70_000 - Date.now() + started) };
+    const started = Date.now();
+    const held = collect([answering], { deadlineMs: 60_000, deadlineHoldMs: 30_000, timeoutMs: 120_000 });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(held.last().completed).toBe(false);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(held.last()).toMatchObject({ completed: true, completion: "finished" });
+    expect(held.last().offers.size).toBe(1);
+  });
+
+  it("holds the deadline no longer than the hold, and not at all without one", async () => {
+    const never: SearchSource = { ...scriptedSource("never", [[{ afterMs: 600_000, offers: [makeOffer({ id: "b" })] }]]), answerDueMs: () => 5_000 };
+    const held = collect([never], { deadlineMs: 60_000, deadlineHoldMs: 12_000, timeoutMs: 900_000 });
+    await vi.advanceTimersByTimeAsync(71_999);
+    expect(held.last().completed).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(held.last()).toMatchObject({ completed: true, completion: "deadline" });
+    const plain = collect([{ ...never }], { deadlineMs: 60_000, timeoutMs: 900_000 });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(plain.last()).toMatchObject({ completed: true, completion: "deadline" });
+  });
+
   it("runs only the sources of the query's mode and completes at once when none serves it", async () => {
     const airline = scriptedSource("airline", [[{ afterMs: 10, offers: [makeOffer({ id: "a" })] }]]);
     const run = collect([airline].map((s) => ({ ...s, kind: "ota" as const })));
