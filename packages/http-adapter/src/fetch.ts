@@ -64,4 +64,8 @@ export {
 } from "./upstream/breaker-state.js";
 export { DEFAULT_COOLDOWN_MS, DEFAULT_FAILURE_THRESHOLD, DEFAULT_REQUESTS_PER_SOURCE, type BreakerOptions, type RequestBudgetOptions } from "./upstream/source-breaker.js";
 export { retryAfterMs } from "./upstream/retry-after.js";
+export { memoryPacingStore, type PacingEntry, type PacingStore } from "./upstream/pacing-store.js";
+export { DEFAULT_REQUEST_TIMEOUT_MS } from "./upstream/upstream-options.js";
+export type { PaceState } from "./upstream/upstream-pace.js";
+export type { PlannedPoll } from "./upstream/upstream-context.js";
 export { RequestBudgetGroup, requestBudgetGroupOf, withRequestBudgetGroup } from "./upstream/request-budget-group.js";

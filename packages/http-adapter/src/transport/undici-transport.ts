@@ -16,9 +16,12 @@ export interface UndiciTransportOptions {
   readonly keepAliveTimeoutMs?: number | undefined;
   /** Longest wait to connect. Default 10 000 ms. */
   readonly connectTimeoutMs?: number | undefined;
-  /** Longest wait for the response headers. Default 30 000 ms. */
+  /**
+   * Longest wait for the response headers. Default 300 000 ms: a backstop only, each request's own limit (which
+   * follows the upstream's answer times) ends it sooner.
+   */
   readonly headersTimeoutMs?: number | undefined;
-  /** Longest silence while the body arrives. Default 30 000 ms. */
+  /** Longest silence while the body arrives. Default 300 000 ms (a backstop, as above). */
   readonly bodyTimeoutMs?: number | undefined;
 }
 
@@ -36,8 +39,8 @@ const headerOf = (headers: Record<string, string | string[] | undefined>, name: 
 export const createUndiciTransport = (options: UndiciTransportOptions = {}): HttpTransport => {
   const limits = {
     connectMs: options.connectTimeoutMs ?? 10_000,
-    headersMs: options.headersTimeoutMs ?? 30_000,
-    bodyMs: options.bodyTimeoutMs ?? 30_000,
+    headersMs: options.headersTimeoutMs ?? 300_000,
+    bodyMs: options.bodyTimeoutMs ?? 300_000,
   };
   const owned = options.dispatcher === undefined;
   const dispatcher =

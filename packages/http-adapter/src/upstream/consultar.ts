@@ -26,6 +26,10 @@ export interface ConsultarResult {
   readonly json: unknown;
   /** `Progresso.ProximaConsultaMs`, else `Retry-After`, when present. */
   readonly paceMs?: number | undefined;
+  /** `Date.now()` when the request left (after any login it needed). */
+  readonly sentAt: number;
+  /** `Date.now()` when its answer had been read. */
+  readonly receivedAt: number;
 }
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u);
@@ -70,10 +74,20 @@ const failure = (ctx: UpstreamContext, reply: HttpReply): SourceError => {
  * Sends one search request body and returns the parsed answer, or throws a tagged error (or the signal's
  * reason when it aborts).
  */
-export const consultar = async (ctx: UpstreamContext, body: Readonly<Record<string, unknown>>, signal: AbortSignal, trace?: Context): Promise<ConsultarResult> => {
+export const consultar = async (
+  ctx: UpstreamContext,
+  body: Readonly<Record<string, unknown>>,
+  signal: AbortSignal,
+  trace?: Context,
+  onSent?: (sentAt: number) => void,
+): Promise<ConsultarResult> => {
   for (let renewed = false; ; renewed = true) {
     const token = await ctx.session.bearer(signal, trace, ctx.charge);
-    const limit = withTimeout(signal, ctx.requestTimeoutMs, () => new SourceTimeout({ afterMs: ctx.requestTimeoutMs }));
+    // The limit follows the upstream's answer time: a request it is still answering is not abandoned for being slow.
+    const timeoutMs = ctx.pace.timeoutMs();
+    const limit = withTimeout(signal, timeoutMs, () => new SourceTimeout({ afterMs: timeoutMs }));
+    const sentAt = Date.now();
+    onSent?.(sentAt);
     let reply: HttpReply;
     try {
       reply = await ctx.transport.send({
@@ -87,6 +101,8 @@ export const consultar = async (ctx: UpstreamContext, body: Readonly<Record<stri
     } finally {
       limit.done();
     }
+    const receivedAt = Date.now();
+    ctx.pace.observe(receivedAt - sentAt);
     if (reply.status === 401) {
       if (renewed || !ctx.session.canRenew) throw new AuthError({ detail: "token recusado pelo fornecedor (HTTP 401)" });
       ctx.session.refused(token);
@@ -94,6 +110,6 @@ export const consultar = async (ctx: UpstreamContext, body: Readonly<Record<stri
     }
     if (reply.status < 200 || reply.status >= 300) throw failure(ctx, reply);
     const json = parse(reply);
-    return { json, paceMs: paceOf(json, reply) };
+    return { json, paceMs: paceOf(json, reply), sentAt, receivedAt };
   }
 };

@@ -7,12 +7,14 @@ import type { HttpTransport } from "../transport/http-transport.js";
 import { observedTransport, type UpstreamObserver } from "../transport/observed-transport.js";
 import { AuthSession, type LoginState } from "./auth-session.js";
 import type { LoginStore } from "./login-store.js";
-import { CompletionTimes } from "./completion-times.js";
-import { RouteYields } from "./route-yields.js";
+import { LearnedPacing } from "./learned-pacing.js";
+import type { PacingStore } from "./pacing-store.js";
+import { PollBudget } from "./poll-budget.js";
+import { UpstreamPace, type PaceState } from "./upstream-pace.js";
 import type { UpstreamCredentials } from "./credentials.js";
 import { DEFAULT_OFFER_VALIDITY_MS } from "./offer-freshness.js";
 import { pollingWith, type PollingOptions } from "./poll-pacing.js";
-import type { UpstreamContext } from "./upstream-context.js";
+import type { PlannedPoll, UpstreamContext } from "./upstream-context.js";
 import { upstreamProtection, type BreakerOptions, type RequestBudgetOptions } from "./source-breaker.js";
 
 /** Where the upstream is and how to talk to it. */
@@ -24,7 +26,11 @@ export interface UpstreamOptions {
   readonly airports?: AirportDirectory | undefined;
   /** Pacing and caps of polling. */
   readonly polling?: PollingOptions | undefined;
-  /** Limit of one HTTP exchange. Default 30 000 ms. */
+  /**
+   * Limit of one HTTP exchange. Default 60 000 ms. A search request is given more when the upstream's recent answers
+   * took long (three times the slowest of them, at most `polling.maxDurationMs`): a request the upstream is still
+   * answering is not abandoned for being slow.
+   */
   readonly requestTimeoutMs?: number | undefined;
   /** `QuantidadePorPagina` asked in Mode A (pages beyond the first are fetched once complete). Default 100. */
   readonly pageSize?: number | undefined;
@@ -56,13 +62,29 @@ export interface UpstreamOptions {
    * settings and store); a refused credential stops logins with it for 15 minutes.
    */
   readonly login?: { readonly store?: LoginStore | undefined; readonly onStateChange?: ((state: LoginState) => void) | undefined } | undefined;
+  /**
+   * What the adapter learns to pace its polls (each airline's times and yields per route, the upstream's answer
+   * times): where it lives (default this process; a store shared by the instances, e.g. `redisPacingStore` of
+   * `@voar/hono-edge/redis`, makes a new instance pace a route as another learned it), who hears the shared store
+   * fail, and who hears the upstream become slower than the plain client's pace (its answers take longer than
+   * `polling.maxDelayMs`) or come back to it.
+   */
+  readonly learning?:
+    | {
+        readonly store?: PacingStore | undefined;
+        readonly onStoreError?: ((error: unknown) => void) | undefined;
+        readonly onPaceChange?: ((state: PaceState) => void) | undefined;
+        /** Told of each poll planned (when, which kind, for which airlines): to see why a poll went when it did. */
+        readonly onPlan?: ((plan: PlannedPoll) => void) | undefined;
+      }
+    | undefined;
 }
 
 /** Builds the context shared by the sources of one adapter. */
 export const upstreamContext = (options: UpstreamOptions, bare: HttpTransport): UpstreamContext => {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const transport = observedTransport(bare, baseUrl, options.observer);
-  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const protection = upstreamProtection(options.breaker, options.budget, requestTimeoutMs);
   const breaker = protection.breaker && { store: protection.breaker.store, settings: protection.breaker.settings };
   const polling = pollingWith(options.polling);
@@ -77,7 +99,12 @@ export const upstreamContext = (options: UpstreamOptions, bare: HttpTransport): 
     protection,
     leases: new Map(),
     offerValidityMs: options.offerValidityMs ?? DEFAULT_OFFER_VALIDITY_MS,
-    completions: new CompletionTimes(polling.initialDelayMs),
-    yields: new RouteYields(),
+    pace: new UpstreamPace({ baseTimeoutMs: requestTimeoutMs, maxTimeoutMs: Math.max(requestTimeoutMs, polling.maxDurationMs), paceMs: polling.maxDelayMs, onChange: options.learning?.onPaceChange }),
+    learned: new LearnedPacing({ binMs: polling.initialDelayMs / 4, horizonMs: polling.maxDurationMs, store: options.learning?.store, onStoreError: options.learning?.onStoreError }),
+    budget: new PollBudget(polling.maxDelayMs),
+    onPlan: options.learning?.onPlan,
   };
 };
+
+/** Default of {@link UpstreamOptions.requestTimeoutMs}: a search's deadline (60 s), so a 30 s answer is kept. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;

@@ -4,11 +4,12 @@
  * following one all-airlines upstream search (the default) or one single-airline upstream search each.
  */
 import { context } from "@opentelemetry/api";
-import { AIRLINES, airlineById, queryKey, type SearchQuery, type SearchSource } from "@voar/core";
+import { AIRLINES, airlineById, queryKey, type Offer, type SearchQuery, type SearchSource } from "@voar/core";
 import type { AuthSession } from "./auth-session.js";
-import { SharedSearch } from "./shared-search.js";
+import type { Place } from "./learned-pacing.js";
+import { companhiaOf } from "./provider-names.js";
 import type { UpstreamContext } from "./upstream-context.js";
-import { upstreamSearch } from "./upstream-search.js";
+import { UpstreamRun, WHOLE } from "./upstream-run.js";
 import { protectedTransport, searchBudgets, type SearchBudgets } from "./source-breaker.js";
 
 /** The context one search of source `id` runs with: its requests through the source's breaker and the search's budget. */
@@ -19,6 +20,53 @@ const guarded = (ctx: UpstreamContext, id: string, query: SearchQuery, budgets: 
   const charge = budgets && (() => budgets.charge(query, Date.now()));
   return { ...ctx, transport, charge };
 };
+
+/** The route and market of a query: what its learned times and yields are kept for. */
+const placeOf = (ctx: UpstreamContext, query: SearchQuery): Place => {
+  const from = ctx.airports.get(query.origin)?.country;
+  const to = ctx.airports.get(query.destination)?.country;
+  return { route: `${query.origin}-${query.destination}`, market: from && to ? `${from}>${to}` : undefined };
+};
+
+/** The upstream searches an adapter runs, by run id and query: a search asked again while it runs follows the same one. */
+class Runs {
+  private readonly running = new Map<string, UpstreamRun>();
+
+  constructor(
+    private readonly ctx: UpstreamContext,
+    private readonly budgets: SearchBudgets | undefined,
+    private readonly pacing: "learned" | "backoff",
+  ) {}
+
+  /**
+   * The run of `query` under `runId`, started when none runs. `search` is the query object the engine handed the
+   * source (the search's budget is kept with it), when the upstream is asked another (a single airline's).
+   */
+  of(runId: string, query: SearchQuery, followers: ReadonlyMap<number, string>, ownerOf: (offer: Offer) => number | undefined, search: SearchQuery = query): UpstreamRun {
+    const key = `${runId}|${queryKey(query)}`;
+    let run = this.running.get(key);
+    if (!run) {
+      const started: UpstreamRun = new UpstreamRun({
+        ctx: guarded(this.ctx, runId, search, this.budgets),
+        runId,
+        query,
+        followers,
+        ownerOf,
+        place: placeOf(this.ctx, query),
+        pacing: this.pacing,
+        trace: context.active(), // the engine's source attempt that starts it
+        onEnd: () => void (this.running.get(key) === started && this.running.delete(key)),
+      });
+      this.running.set(key, (run = started));
+    }
+    return run;
+  }
+
+  /** While the run of `query` under `runId` waits for an answer, how long until it is expected (see `SearchSource.answerDueMs`). */
+  answerDueMs(runId: string, query: SearchQuery): number | undefined {
+    return this.running.get(`${runId}|${queryKey(query)}`)?.answerDueMs();
+  }
+}
 
 /** A source backed by an upstream; `close()` releases the connections its transport owns. */
 export interface UpstreamSource extends SearchSource {
@@ -38,14 +86,16 @@ export interface UpstreamSourceIdentity {
 /** The single source: it serves every query, sending its `Companhia` as asked. */
 export const upstreamSource = (ctx: UpstreamContext, identity: UpstreamSourceIdentity = {}): UpstreamSource => {
   const id = identity.id ?? "upstream";
-  const budgets = searchBudgets(ctx.protection, 1, ctx.polling.maxDurationMs);
+  const runs = new Runs(ctx, searchBudgets(ctx.protection, 1, ctx.polling.maxDurationMs), "learned");
+  const whole = new Map([[WHOLE, id]]);
   return {
     id,
     name: identity.name ?? "Fornecedor",
     kind: "airline",
     serves: () => true,
     session: ctx.session,
-    search: (query, signal) => upstreamSearch(guarded(ctx, id, query, budgets), id, query, signal),
+    search: (query, signal) => runs.of(id, query, whole, () => WHOLE).follow(WHOLE, signal),
+    answerDueMs: (query) => runs.answerDueMs(id, query),
     close: () => ctx.transport.close(),
   };
 };
@@ -60,19 +110,19 @@ export interface FanOutIdentity {
   /** Prefix of the source ids: `<prefix><airline slug>`. Default `upstream:`. */
   readonly idPrefix?: string | undefined;
   /**
-   * `"learned"` (default): polls aimed at the time each airline's searches usually complete, learned as they
-   * run, on top of the backoff. `"backoff"`: the backoff and the upstream's hints alone.
+   * `"learned"` (default): polls on the plain client's 10 s grid, and aimed between its ticks where each airline's
+   * learned time says its offers are likely to come, within the adapter's budget. `"backoff"`: the backoff and the
+   * upstream's hints alone (no learning used).
    */
   readonly pacing?: "learned" | "backoff" | undefined;
   /**
    * How a Mode A (all-airlines) search asks the upstream. `"one-search"` (default): one all-airlines upstream
    * search, followed by every airline's source (each done when the upstream's `ActiveProviders` no longer lists
-   * it), polled when the next airline is expected to have answered: about the requests of a plain client polling
-   * every 10 s (at most 1.5x once the airlines' times are learned, 2x on a cold start), the first result within a
-   * second of the fastest airline's answer. `"fan-out"`: one single-airline upstream search per airline, for an
-   * upstream whose all-airlines search shows nothing until its slowest airline has answered; it costs at least two
-   * requests per airline (about 2.3x the plain client's requests with learned pacing, 6x cold, for 7 airlines).
-   * A single-airline search always asks that airline alone.
+   * it), polled on the plain client's 10 s grid and aimed where the awaited airlines' learned times put their
+   * offers: about the requests of a plain client polling every 10 s over a run, never more than twice on a search.
+   * `"fan-out"`: one single-airline upstream search per airline, for an upstream whose all-airlines search shows
+   * nothing until its slowest airline has answered; each airline's search is paced the same way, so it costs about
+   * one plain client's requests per airline. A single-airline search always asks that airline alone.
    */
   readonly strategy?: "one-search" | "fan-out" | undefined;
 }
@@ -87,39 +137,24 @@ const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
  * the first result comes from the fastest airline either way.
  */
 export const fanOutSources = (ctx: UpstreamContext, identity: FanOutIdentity = {}): UpstreamSource[] => {
-  const learn = identity.pacing !== "backoff";
   const oneSearch = identity.strategy !== "fan-out";
   const prefix = identity.idPrefix ?? "upstream:";
   const airlines = identity.airlines ?? AIRLINES.map((a) => a.id);
   // One budget per search for all the airlines: the engine hands each of them the same query object.
-  const budgets = searchBudgets(ctx.protection, airlines.length, ctx.polling.maxDurationMs);
+  const runs = new Runs(ctx, searchBudgets(ctx.protection, airlines.length, ctx.polling.maxDurationMs), identity.pacing ?? "learned");
   const idOf = (airlineId: number): string => {
     const airline = airlineById(airlineId);
     if (!airline) throw new RangeError(`Companhia ${airlineId} is not a single-airline id (decisions.md)`);
     return `${prefix}${slug(airline.name)}`;
   };
   const sourceIdOf = new Map(airlines.map((a) => [a, idOf(a)]));
-  // The all-airlines upstream searches running, by query: each followed by the airline sources of its searches.
-  const runs = new Map<string, SharedSearch>();
+  // The all-airlines upstream search is followed by the airline sources of its searches.
   const runId = `${prefix}all`;
-  const follow = (query: SearchQuery, airlineId: number, signal: AbortSignal) => {
-    const key = queryKey(query);
-    let run = runs.get(key);
-    if (!run) {
-      const started: SharedSearch = new SharedSearch({
-        ctx: guarded(ctx, runId, query, budgets),
-        runId,
-        query,
-        sourceIdOf,
-        trace: context.active(), // the engine's source attempt that starts it
-        onEnd: () => void (runs.get(key) === started && runs.delete(key)),
-      });
-      runs.set(key, (run = started));
-    }
-    return run.follow(airlineId, signal);
-  };
   return airlines.map((airlineId) => {
     const id = sourceIdOf.get(airlineId)!;
+    const whole = new Map([[WHOLE, id]]);
+    const shared = (query: SearchQuery) => oneSearch && query.mode.kind === "all-airlines";
+    const single = (query: SearchQuery): SearchQuery => ({ ...query, mode: { kind: "single-airline", airlineId } });
     const serves = (q: SearchQuery) => q.mode.kind === "all-airlines" || (q.mode.kind === "single-airline" && q.mode.airlineId === airlineId);
     return {
       id,
@@ -129,9 +164,8 @@ export const fanOutSources = (ctx: UpstreamContext, identity: FanOutIdentity = {
       serves,
       session: ctx.session,
       search: (query: SearchQuery, signal: AbortSignal) =>
-        oneSearch && query.mode.kind === "all-airlines"
-          ? follow(query, airlineId, signal)
-          : upstreamSearch(guarded(ctx, id, query, budgets), id, { ...query, mode: { kind: "single-airline", airlineId } }, signal, learn),
+        shared(query) ? runs.of(runId, query, sourceIdOf, companhiaOf).follow(airlineId, signal) : runs.of(id, single(query), whole, () => WHOLE, query).follow(WHOLE, signal),
+      answerDueMs: (query: SearchQuery) => (shared(query) ? runs.answerDueMs(runId, query) : runs.answerDueMs(id, single(query))),
       close: () => ctx.transport.close(),
     };
   });

@@ -58,15 +58,20 @@ describe("one all-airlines upstream search, followed by each airline", () => {
       expect(last.completion).not.toBe("deadline");
       expect(last.sources.map((p) => [p.name, p.state])).toEqual(sources.map((s) => [s.name, "done"]));
       firsts.push(run.firstOfferAt()!);
-      // Each airline's flights show soon after its answer, not when the slowest answers (TAP, Copa, American and
-      // Iberia fly nothing on this route: once learned, they are fetched with the others, not polled for).
       const at = (name: string) => run.times[run.snapshots.findIndex((s) => s.sources.find((p) => p.name === name)!.state === "done")]!;
-      expect(at("LATAM")).toBeLessThanOrEqual(1_200 + 1_000);
-      expect(at("Azul")).toBeLessThanOrEqual(4_000 + 3_000);
-      expect(at("GOL")).toBeLessThanOrEqual(25_000 + 10_000);
+      // Nothing is ever later than the plain client's next poll (its 10 s grid)...
+      for (const [name, ms] of [["LATAM", 1_200], ["Azul", 4_000], ["GOL", 25_000], ["Iberia", 45_000]] as const) expect(at(name)).toBeLessThanOrEqual(Math.ceil(ms / 10_000) * 10_000 + 500);
+      // ...and once each airline's time is learned (the first search sees it between two polls, the second narrows it
+      // down), its flights show within a second or a tenth of its time (TAP, Copa, American and Iberia fly nothing on
+      // this route: once learned, they are fetched with the others).
+      if (day > 12) {
+        expect(at("LATAM")).toBeLessThanOrEqual(1_200 + 1_000);
+        expect(at("Azul")).toBeLessThanOrEqual(4_000 + 1_500);
+        expect(at("GOL")).toBeLessThanOrEqual(25_000 + 2_500);
+      }
     }
-    // The first result within a second of the fastest airline's answer (LATAM, 1.2 s: TAP flies nothing here).
-    for (const first of firsts) expect(first).toBeLessThanOrEqual(1_200 + 1_000);
+    // Learned, the first result within a second of the fastest airline's answer (LATAM, 1.2 s: TAP flies nothing here).
+    for (const first of firsts.slice(2)) expect(first).toBeLessThanOrEqual(1_200 + 1_000);
     // Cold (nothing learned; the login included), then with each airline's time learned.
     expect(spent[0]).toBeLessThanOrEqual(2 * plain);
     expect(spent[1]).toBeLessThanOrEqual(1.5 * plain);

@@ -1,0 +1,64 @@
+/**
+ * What aimed polls may cost. The plain client a service replaces logs in, sends the query and polls every 10 s until
+ * the search completes: 2 + ceil(duration / 10 s) requests. Its grid is polled anyway (see `poll-planner.ts`); the
+ * polls aimed between its ticks are paid from what the adapter saved against it (its single login, the ticks skipped
+ * while every airline was known to come later, a search it stopped at its deadline): over a run, the adapter spends
+ * about what the plain clients would; on one search, never more than twice.
+ *
+ * The price of an aim (the share of the airlines' finishing it must bring on time) follows the savings: it falls
+ * while the adapter is under the plain clients' count and rises as it nears or passes it.
+ */
+
+/** The price of an aim with nothing saved or owed. */
+const BASE_PRICE = 0.3;
+/** The price halves (doubles) for every this many requests saved (owed). */
+const PRICE_SCALE = 6;
+const MIN_PRICE = 0.05;
+const MAX_PRICE = 0.8;
+/** Savings (or debt) carried at most, in requests: the past does not buy unbounded aims, nor forbid them for long. */
+const CAP = 8;
+/**
+ * The share of the plain client's requests the adapter aims to spend: a margin under it, as what the plain client would
+ * have spent is estimated (a search the adapter left at its deadline, the plain client would have polled on).
+ */
+const TARGET = 0.65;
+
+/** The aimed polls' budget of one adapter. */
+export class PollBudget {
+  private credit = 0;
+
+  /** `paceMs`: the plain client's pace (`polling.maxDelayMs`, 10 s). */
+  constructor(private readonly paceMs: number) {}
+
+  /** The requests a plain client spends on a search whose upstream search lasted `durationMs`: login, query, a poll per pace until complete. */
+  plainRequests(durationMs: number): number {
+    return 2 + Math.max(0, Math.ceil(durationMs / this.paceMs - 1e-9));
+  }
+
+  /** The price of one aimed poll now. */
+  price(): number {
+    return Math.min(MAX_PRICE, Math.max(MIN_PRICE, BASE_PRICE * 2 ** (-this.credit / PRICE_SCALE)));
+  }
+
+  /**
+   * Whether a search that spent `spent` requests may aim one more poll at `atMs` into it: within twice what the plain
+   * client spends on it, by then or by the time the search is expected to end (`expectedEndMs`), when later, keeping
+   * what the ticks still to come until then take, and two requests (the poll that completes the search, and a login
+   * the session may need).
+   */
+  mayAim(spent: number, atMs: number, expectedEndMs = 0): boolean {
+    const end = Math.max(atMs, expectedEndMs, this.paceMs);
+    const ticksLeft = Math.max(0, Math.ceil(end / this.paceMs) - Math.ceil(atMs / this.paceMs));
+    return spent + 1 + ticksLeft <= 2 * this.plainRequests(end) - 2;
+  }
+
+  /** Settles a finished search: it spent `spent` requests on an upstream search that lasted `durationMs`. */
+  settle(spent: number, durationMs: number): void {
+    this.credit = Math.min(CAP, Math.max(-CAP, this.credit + TARGET * this.plainRequests(durationMs) - spent));
+  }
+
+  /** Requests saved against the plain clients so far (negative: owed). */
+  get saved(): number {
+    return this.credit;
+  }
+}
