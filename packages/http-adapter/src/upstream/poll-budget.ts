@@ -15,28 +15,38 @@ const BASE_PRICE = 0.3;
 const PRICE_SCALE = 6;
 const MIN_PRICE = 0.05;
 const MAX_PRICE = 0.8;
-/** Savings (or debt) carried at most, in requests: the past does not buy unbounded aims, nor forbid them for long. */
+/** Past this debt (in requests), no aim and no probe go until searches on the grid alone have paid it back. */
+const OVERDRAFT = 2;
+/**
+ * Savings carried at most, in requests: the past does not buy unbounded aims. Debt is carried to a request past the
+ * overdraft: a search that spent far more (a first search, learning every airline's time) stops the aims for a few
+ * searches, not for dozens.
+ */
 const CAP = 8;
 /**
  * The share of the plain client's requests the adapter aims to spend: a margin under it, as what the plain client would
  * have spent is estimated (a search the adapter left at its deadline, the plain client would have polled on).
  */
-const TARGET = 0.65;
+const TARGET = 0.9;
 
 /** The aimed polls' budget of one adapter. */
 export class PollBudget {
   private credit = 0;
 
-  /** `paceMs`: the plain client's pace (`polling.maxDelayMs`, 10 s). */
-  constructor(private readonly paceMs: number) {}
+  /** `paceMs`: the plain client's pace (`polling.maxDelayMs`, 10 s); `onSettle` hears each search settled. */
+  constructor(
+    private readonly paceMs: number,
+    private readonly onSettle?: ((settled: { readonly requests: number; readonly plainRequests: number }) => void) | undefined,
+  ) {}
 
   /** The requests a plain client spends on a search whose upstream search lasted `durationMs`: login, query, a poll per pace until complete. */
   plainRequests(durationMs: number): number {
     return 2 + Math.max(0, Math.ceil(durationMs / this.paceMs - 1e-9));
   }
 
-  /** The price of one aimed poll now. */
+  /** The price of one aimed poll now; `Infinity` (no aim, no probe: the plain client's grid alone) past the overdraft. */
   price(): number {
+    if (this.credit < -OVERDRAFT) return Number.POSITIVE_INFINITY;
     return Math.min(MAX_PRICE, Math.max(MIN_PRICE, BASE_PRICE * 2 ** (-this.credit / PRICE_SCALE)));
   }
 
@@ -54,7 +64,13 @@ export class PollBudget {
 
   /** Settles a finished search: it spent `spent` requests on an upstream search that lasted `durationMs`. */
   settle(spent: number, durationMs: number): void {
-    this.credit = Math.min(CAP, Math.max(-CAP, this.credit + TARGET * this.plainRequests(durationMs) - spent));
+    const plainRequests = this.plainRequests(durationMs);
+    this.credit = Math.min(CAP, Math.max(-OVERDRAFT - 1, this.credit + TARGET * plainRequests - spent));
+    try {
+      this.onSettle?.({ requests: spent, plainRequests });
+    } catch {
+      // A failing listener (a metrics sink) must not change the search.
+    }
   }
 
   /** Requests saved against the plain clients so far (negative: owed). */

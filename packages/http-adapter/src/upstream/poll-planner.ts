@@ -84,6 +84,8 @@ const priorOf = (stepMs: number): PriorTime => {
 };
 /** Aims worth at least this share of the best one count as as good (the latest of them goes). */
 const NEAR_BEST = 0.95;
+/** An airline never seen weighs this much in aims: its time is a guess (probes learn it). */
+const UNKNOWN_WEIGHT = 0.5;
 /** An airline bringing no offers on the route weighs this much in aims. */
 const NO_OFFERS_WEIGHT = 0.2;
 /** A probe is sent for an airline with at least this chance to finish before the next tick... */
@@ -127,7 +129,7 @@ const valueOf = (awaited: readonly AwaitedAirline[], from: number, aim: number, 
   let saved = 0;
   for (const a of awaited) {
     const model: TimeDistribution = a.model ?? priorOf(stepMs);
-    const weight = a.bringsOffers === false ? NO_OFFERS_WEIGHT : 1;
+    const weight = (a.bringsOffers === false ? NO_OFFERS_WEIGHT : 1) * (a.model ? 1 : UNKNOWN_WEIGHT);
     for (let t = from; t < aim; t += grid) {
       const to = Math.min(aim, t + grid);
       const mid = (t + to) / 2;
@@ -190,7 +192,7 @@ export const planNextPoll = (input: PlanInput): Plan => {
   const best = aims.filter((a) => a.gain >= NEAR_BEST * most).reduce<(typeof aims)[number] | undefined>((b, a) => (!b || a.saved > b.saved ? a : b), undefined);
   const aim = best && best.gain >= input.price ? best.at + AIM_AFTER_STEPS * stepMs : undefined;
   // A probe first, where an airline likely before the tick is still vague: the aim after it is then sharper.
-  const probe = probeOf(awaited, earliest, tick, lastSentAt, stepMs);
+  const probe = Number.isFinite(input.price) ? probeOf(awaited, earliest, tick, lastSentAt, stepMs) : undefined;
   if (probe !== undefined && probe.at < first && (aim === undefined || probe.at < aim) && input.mayAim(probe.at)) return { ...at(probe.at, "probe"), probed: probe.index };
   if (aim !== undefined && aim < first && input.mayAim(aim)) return at(aim, "aim");
   if (first < tickAt) return at(first, "aim");

@@ -76,6 +76,12 @@ export interface UpstreamOptions {
         readonly onPaceChange?: ((state: PaceState) => void) | undefined;
         /** Told of each poll planned (when, which kind, for which airlines): to see why a poll went when it did. */
         readonly onPlan?: ((plan: PlannedPoll) => void) | undefined;
+        /**
+         * Told when an upstream search ends: the requests it took, and what a plain client would have spent on it
+         * (its login, its query, a poll every `polling.maxDelayMs` until complete; estimated for a search left before
+         * it completed): for a metric of what the adapter costs against the client it replaces.
+         */
+        readonly onSearchSettled?: ((settled: { readonly requests: number; readonly plainRequests: number }) => void) | undefined;
       }
     | undefined;
 }
@@ -101,7 +107,7 @@ export const upstreamContext = (options: UpstreamOptions, bare: HttpTransport): 
     offerValidityMs: options.offerValidityMs ?? DEFAULT_OFFER_VALIDITY_MS,
     pace: new UpstreamPace({ baseTimeoutMs: requestTimeoutMs, maxTimeoutMs: Math.max(requestTimeoutMs, polling.maxDurationMs), paceMs: polling.maxDelayMs, onChange: options.learning?.onPaceChange }),
     learned: new LearnedPacing({ binMs: polling.initialDelayMs / 4, horizonMs: polling.maxDurationMs, store: options.learning?.store, onStoreError: options.learning?.onStoreError }),
-    budget: new PollBudget(polling.maxDelayMs),
+    budget: new PollBudget(polling.maxDelayMs, options.learning?.onSearchSettled),
     onPlan: options.learning?.onPlan,
   };
 };

@@ -337,7 +337,7 @@ export class UpstreamRun {
     this.runningAt.clear();
     // A search left before the upstream completed it (our deadline, an airline that hangs): its plain client would
     // have gone on polling, until the upstream's own deadline or its own limit (public clients of the real service
-    // poll for up to 200 s); it is counted as going on for as long again as we followed it, at least one more poll.
+    // poll for up to 200 s); it is counted as going on for as long again as we followed it, at least one poll more.
     const followed = Date.now() - this.origin;
     const p = ctx.polling;
     ctx.budget.settle(this.spent, this.state === "complete" ? followed : Math.max(followed + p.maxDelayMs, Math.min(p.maxDurationMs, 2 * followed)));

@@ -9,6 +9,7 @@ import type { AuthSession } from "./auth-session.js";
 import type { Place } from "./learned-pacing.js";
 import { companhiaOf } from "./provider-names.js";
 import type { UpstreamContext } from "./upstream-context.js";
+import type { PaceState } from "./upstream-pace.js";
 import { UpstreamRun, WHOLE } from "./upstream-run.js";
 import { protectedTransport, searchBudgets, type SearchBudgets } from "./source-breaker.js";
 
@@ -72,6 +73,8 @@ class Runs {
 export interface UpstreamSource extends SearchSource {
   /** The session, shared by the fan-out's sources (`session.logins` counts logins). */
   readonly session: AuthSession;
+  /** How long the upstream's answers take lately, and whether that is slower than the plain client's pace. */
+  pace(): PaceState;
   close(): Promise<void>;
 }
 
@@ -94,6 +97,7 @@ export const upstreamSource = (ctx: UpstreamContext, identity: UpstreamSourceIde
     kind: "airline",
     serves: () => true,
     session: ctx.session,
+    pace: () => ctx.pace.state(),
     search: (query, signal) => runs.of(id, query, whole, () => WHOLE).follow(WHOLE, signal),
     answerDueMs: (query) => runs.answerDueMs(id, query),
     close: () => ctx.transport.close(),
@@ -163,6 +167,7 @@ export const fanOutSources = (ctx: UpstreamContext, identity: FanOutIdentity = {
       airlineId,
       serves,
       session: ctx.session,
+      pace: () => ctx.pace.state(),
       search: (query: SearchQuery, signal: AbortSignal) =>
         shared(query) ? runs.of(runId, query, sourceIdOf, companhiaOf).follow(airlineId, signal) : runs.of(id, single(query), whole, () => WHOLE, query).follow(WHOLE, signal),
       answerDueMs: (query: SearchQuery) => (shared(query) ? runs.answerDueMs(runId, query) : runs.answerDueMs(id, single(query))),

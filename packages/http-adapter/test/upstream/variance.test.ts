@@ -37,9 +37,12 @@ describe("pacing under variance, against the plain client", () => {
       expect(quantile(ours, 0.5)).toBeLessThanOrEqual(quantile(plain, 0.5) + 1_000);
       if (mine.length >= 20) expect(quantile(ours, 0.5)).toBeLessThan(quantile(plain, 0.5));
     }
-    // An airline whose time does not vary (American, 12 s) is shown within the promise, once learned.
-    const american = learned.filter((l) => l.airline === 22);
-    expect(american.filter(within).length / american.length).toBeGreaterThanOrEqual(0.9);
+    // Airlines whose time does not vary (American, 12 s; Azul, 4 s but for its tail) are shown within the promise in
+    // most searches once learned, within the budget (aims wait while the adapter owes the plain clients requests).
+    for (const airline of [22, 3]) {
+      const fixed = learned.filter((l) => l.airline === airline);
+      expect(fixed.filter(within).length / fixed.length, NAMES[airline]).toBeGreaterThanOrEqual(0.75);
+    }
     const ours = searches.reduce((n, s) => n + s.ours, 0);
     const plain = searches.reduce((n, s) => n + s.plain, 0);
     console.log(`requests: ours ${ours}, plain clients ${plain} (${(ours / plain).toFixed(2)}x); the worst search ${Math.max(...searches.map((s) => s.ours / s.plain)).toFixed(2)}x`);
