@@ -1,8 +1,8 @@
 /**
  * `pnpm bench` — runs every benchmark of the repo in one process, one after the other, and writes
  * BENCHMARKS.md (`--quick`: small sizes, seconds; prints the table and does not overwrite the committed file
- * unless `--write` is given). `--only=<section>[,<section>]` (engine, latency, service, upstream, edge, cache,
- * calendar, load, topologies) runs those sections alone and prints their rows, never writing the file. Nothing here
+ * unless `--write` is given). `--only=<section>[,<section>]` (engine, latency, service, upstream, variance, edge,
+ * cache, calendar, load, topologies) runs those sections alone and prints their rows, never writing the file. Nothing here
  * asserts absolute times: comparisons are ratios measured side by side.
  */
 import { writeFileSync } from "node:fs";
@@ -14,6 +14,7 @@ import { markdownTable, type Row } from "./lib/report.js";
 import { engineRows } from "./sections/engine.js";
 import { latencyRows } from "./sections/latency.js";
 import { upstreamRows } from "./sections/upstream.js";
+import { varianceRows } from "./sections/variance.js";
 import { serviceRows } from "./sections/service.js";
 import { edgeRows } from "./sections/edge.js";
 import { cacheRows } from "./sections/cache.js";
@@ -44,6 +45,7 @@ await run("engine", () => engineRows(quick));
 await run("time to result", () => latencyRows(quick), "latency");
 await run("service", () => serviceRows(quick));
 await run("upstream", () => upstreamRows(quick));
+await run("upstream under variance", () => varianceRows(quick), "variance");
 await run("edge", () => edgeRows(quick));
 await run("fewer upstream calls", () => cacheRows(quick), "cache");
 await run("price calendar", () => calendarRows(quick), "calendar");

@@ -41,7 +41,7 @@ import { startNodeTracing } from "./entries/node-tracing.js";
 import { captureConsole } from "./entries/node-console.js";
 import { summarizingLogger } from "./logging/repeat-summary.js";
 import { logLoginState } from "./sources/upstream-login.js";
-import type { LoginState } from "@voar/http-adapter/fetch";
+import type { LoginState, PaceState } from "@voar/http-adapter/fetch";
 import { checkVariables, exitWhenCannotListen } from "./entries/node-start-checks.js";
 
 const env = process.env;
@@ -104,6 +104,8 @@ interface Backend {
   readonly storeTarget: Record<string, unknown> | undefined;
   /** Where the upstream's logins stand (`/ready`), with an upstream. */
   readonly upstreamLogin: (() => LoginState) | undefined;
+  /** How long the upstream's answers take lately (`/ready`), with an upstream. */
+  readonly upstreamPace: (() => PaceState) | undefined;
   /** Logs in to the upstream at start (its state then in `/ready`). */
   warmUp(signal: AbortSignal): Promise<void>;
   close(): Promise<void>;
@@ -120,6 +122,7 @@ const backendOf = async (config: ServiceConfig, log: Logger, metrics: PromMetric
   const closers: (() => Promise<void>)[] = [];
   let sources: readonly SearchSource[];
   let upstreamLogin: Backend["upstreamLogin"];
+  let upstreamPace: Backend["upstreamPace"];
   let warmUp: Backend["warmUp"] = () => Promise.resolve();
   const simulator = { latencyMs: wholeNumber("VOAR_SIMULATOR_LATENCY_MS"), seed: wholeNumber("VOAR_SIMULATOR_SEED") };
   const redis = config.store.redis;
@@ -139,6 +142,15 @@ const backendOf = async (config: ServiceConfig, log: Logger, metrics: PromMetric
       // One login for every instance (the token and the claim on the next login in Redis), each change of its state logged once.
       loginStore: connection && redisModule?.redisLoginStore({ redis: connection, keyPrefix, logger: log }),
       onLoginStateChange: logLoginState(log),
+      // What one instance learns of the upstream's pace (each airline's times per route) paces every instance's searches.
+      pacingStore: connection && redisModule?.redisPacingStore({ redis: connection, keyPrefix, logger: log }),
+      // An upstream slower than the plain client's pace is the operator's news, once per change.
+      onPaceChange: (state) =>
+        log.log(
+          state.slow
+            ? { level: "warn", msg: "upstream.slow", answerMs: state.answerMs, detail: "o fornecedor leva mais de 10 s para responder: as buscas esperam cada resposta (até o limite do pedido) e o prazo da busca aguarda a resposta em curso" }
+            : { level: "info", msg: "upstream.pace_ok", answerMs: state.answerMs },
+        ),
       sourceTimeoutMs: config.search.sourceTimeoutMs,
       // An airline's breaker opening (or closing again) is the operator's news, once per change seen by this instance.
       onBreakerStateChange: (sourceId, state) => log.log({ level: state === "open" ? "warn" : "info", msg: "upstream.breaker", sourceId, state }),
@@ -148,6 +160,7 @@ const backendOf = async (config: ServiceConfig, log: Logger, metrics: PromMetric
     closers.push(() => upstream.close());
     sources = upstream.sources;
     upstreamLogin = upstream.login;
+    upstreamPace = upstream.pace;
     warmUp = upstream.warmUp;
   } else {
     const { createSimulator } = await loadOptional(() => import("@voar/testing/simulator"), "@voar/testing", "the embedded simulator (no upstream configured)");
@@ -199,6 +212,7 @@ const backendOf = async (config: ServiceConfig, log: Logger, metrics: PromMetric
     pagante,
     storeTarget: target && redisModule ? redisModule.describeTarget(target) : undefined,
     upstreamLogin,
+    upstreamPace,
     warmUp,
     close: async () => {
       await Promise.allSettled(closers.map((close) => close()));
@@ -237,6 +251,7 @@ const app = (() => {
       metrics,
       metricsExposition: metricsApart ? undefined : metrics,
       upstreamLogin: backend.upstreamLogin,
+      upstreamPace: backend.upstreamPace,
     });
   } catch (e) {
     if (e instanceof ConfigError) return fail(e.errors);

@@ -1,5 +1,5 @@
 import type { AirportDirectory, SearchSource } from "@voar/core";
-import type { LoginState } from "@voar/http-adapter/fetch";
+import type { LoginState, PaceState } from "@voar/http-adapter/fetch";
 import { airports as coreAirports } from "@voar/core/airports";
 import { systemClock, type Clock } from "../clock.js";
 import { ConfigError } from "../config/load-config.js";
@@ -87,11 +87,14 @@ export interface AppDeps {
    * while the upstream refuses the configured credentials. Default: none (no upstream).
    */
   readonly upstreamLogin?: (() => LoginState) | undefined;
+  /** How long the upstream's answers take lately (`upstreamSourcesFor(...).pace`): `/ready` says when slower than the plain client's pace. */
+  readonly upstreamPace?: (() => PaceState) | undefined;
 }
 
 /** {@link AppDeps} with every default filled in. */
-export type ResolvedDeps = { readonly [K in Exclude<keyof AppDeps, "signal" | "clientAddress" | "docsAssets" | "load" | "metricsExposition" | "upstreamLogin" | "priceCalendar">]-?: NonNullable<AppDeps[K]> } & {
+export type ResolvedDeps = { readonly [K in Exclude<keyof AppDeps, "signal" | "clientAddress" | "docsAssets" | "load" | "metricsExposition" | "upstreamLogin" | "upstreamPace" | "priceCalendar">]-?: NonNullable<AppDeps[K]> } & {
   readonly upstreamLogin: (() => LoginState) | undefined;
+  readonly upstreamPace: (() => PaceState) | undefined;
   readonly priceCalendar: PriceCalendarFeature | undefined;
   readonly metricsExposition: MetricsExposition | undefined;
   readonly signal: AbortSignal | undefined;
@@ -140,5 +143,6 @@ export const resolveDeps = (deps: AppDeps): ResolvedDeps => {
     metrics: deps.metrics ?? noopMetrics,
     metricsExposition: deps.metricsExposition,
     upstreamLogin: deps.upstreamLogin,
+    upstreamPace: deps.upstreamPace,
   };
 };

@@ -21,7 +21,7 @@ import { tokenHandler } from "../routes/token-route.js";
 import { createLoginGuard } from "../limits/login-guard.js";
 import { SearchHub } from "../search/search-hub.js";
 import { Admission } from "../limits/admission.js";
-import { loginReadiness } from "../sources/upstream-login.js";
+import { loginReadiness, paceReadiness } from "../sources/upstream-login.js";
 import type { AppEnv } from "./app-env.js";
 import { resolveDeps, type AppDeps } from "./app-deps.js";
 
@@ -74,6 +74,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     instanceId: d.instanceId,
     newId: d.newSearchId,
     deadlineMs: config.search.deadlineMs,
+    deadlineHoldMs: config.search.deadlineHoldMs,
     leaseMs: config.search.leaseMs,
     timeoutMs: config.search.sourceTimeoutMs,
     maxAttempts: config.search.maxAttempts,
@@ -171,7 +172,9 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     // The upstream refusing the configured credentials is the deployment's configuration: not ready (a rollout stops).
     const login = d.upstreamLogin ? loginReadiness(d.upstreamLogin()) : { ready: true };
     if (!login.ready) return c.json({ status: "misconfigured" as const, upstream: login.upstream }, 503);
-    return c.json({ status: "ready" as const, ...(login.upstream ? { upstream: login.upstream } : {}) });
+    // An upstream slower than the plain client's pace: still ready, and said.
+    const upstream = { ...login.upstream, ...(d.upstreamPace && paceReadiness(d.upstreamPace())) };
+    return c.json({ status: "ready" as const, ...(Object.keys(upstream).length > 0 ? { upstream } : {}) });
   });
 
   const exposition = d.metricsExposition;

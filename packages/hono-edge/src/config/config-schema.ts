@@ -81,6 +81,11 @@ const LimitsSchema = z.strictObject({
 const SearchSettingsSchema = z.strictObject({
   /** A search completes with what it has after this long (decisions.md: 60 s). */
   deadlineMs: z.int().min(100).max(600_000).default(60_000),
+  /**
+   * At the deadline, a source still being sent an answer (a slow upstream's 30 s answer) is waited for, at most this
+   * long, so its answer is not thrown away; 0: the deadline is final. A fast upstream has nothing in flight then.
+   */
+  deadlineHoldMs: z.int().min(0).max(600_000).default(60_000),
   /** How long a completed search is kept and shared before the same query starts a new one (10 min). */
   ttlMs: z.int().min(0).max(86_400_000).default(600_000),
   /**

@@ -60,6 +60,7 @@ export const ENV_VARS: Readonly<Record<string, EnvVar>> = {
   VOAR_MAX_CONNECTIONS: { path: ["http", "maxConnections"], parse: number },
   VOAR_MAX_CONNECTIONS_PER_ADDRESS: { path: ["http", "maxConnectionsPerAddress"], parse: number },
   VOAR_SEARCH_DEADLINE_MS: { path: ["search", "deadlineMs"], parse: number },
+  VOAR_SEARCH_DEADLINE_HOLD_MS: { path: ["search", "deadlineHoldMs"], parse: number },
   VOAR_SEARCH_TTL_MS: { path: ["search", "ttlMs"], parse: number },
   VOAR_SEARCH_FAILED_TTL_MS: { path: ["search", "failedTtlMs"], parse: number },
   VOAR_SEARCH_LEASE_MS: { path: ["search", "leaseMs"], parse: number },

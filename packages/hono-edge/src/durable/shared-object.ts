@@ -2,7 +2,8 @@
  * What the search objects and isolates of a Worker deployment share, in Durable Objects of their own (the
  * `SHARED` binding, class `SharedObject`): one object per cached answer (account, airline, query), one per
  * airline's breaker, one per rate limit's bucket (budget and key), and one holding the Pagante switch, each named
- * by the deployment's fingerprint, what it holds and its key. A Worker's isolates and search objects share no
+ * by the deployment's fingerprint, what it holds and its key; and one holding what the upstream adapter learned of the
+ * upstream's pace (each airline's times and yields per route, as short lists). A Worker's isolates and search objects share no
  * memory: without them, ten agencies asking one route would make ten upstream searches, every new search would
  * ask an airline that is down again, rate limits would count per isolate and the switch would change one isolate.
  *
@@ -11,7 +12,7 @@
  * request's read-modify-write before the next: a breaker's transitions are atomic, as the Redis scripts make them
  * on Node. Runtime-neutral: Web APIs only.
  */
-import { admitTransition, recordTransition, type BreakerRecord, type BreakerSettings, type RequestOutcome } from "@voar/http-adapter/fetch";
+import { admitTransition, recordTransition, type BreakerRecord, type BreakerSettings, type PacingEntry, type RequestOutcome } from "@voar/http-adapter/fetch";
 import type { Clock } from "../clock.js";
 import type { CachedAnswer } from "../sources/answer-store.js";
 import { bucketExpiry, holdsPagante, paganteStep, rateStep, type PaganteRequest, type RateRequest } from "./shared-settings-state.js";
@@ -23,6 +24,9 @@ const CHUNK_CHARS = 40_000;
 const MAX_CHUNKS = 120;
 const META = "a:meta";
 const BREAKER = "b:record";
+/** The pacing lists: `p:<list>`, each `{ values, at }`, forgotten a week after their last write. */
+const PACING = "p:";
+const PACING_TTL_MS = 7 * 24 * 3_600_000;
 const chunkKey = (i: number) => `a:c${String(i).padStart(4, "0")}`;
 
 interface AnswerMeta {
@@ -46,6 +50,17 @@ export interface BreakerAdmit {
 }
 export interface BreakerOutcome extends BreakerAdmit {
   readonly outcome: RequestOutcome;
+}
+export interface PacingPush {
+  readonly entries: readonly PacingEntry[];
+}
+export interface PacingRead {
+  readonly keys: readonly string[];
+}
+
+interface StoredList {
+  readonly values: readonly string[];
+  readonly at: number;
 }
 
 /** How long a breaker's record outlives its last change: past its cool-down and probe, as on Redis. */
@@ -90,6 +105,15 @@ export class SharedObjectCore {
       return Response.json(decision);
     }
     if (route === "POST /pagante") return Response.json(await paganteStep(this.state.storage, (await request.json()) as PaganteRequest));
+    if (route === "POST /pacing/push") {
+      await this.pushPacing((await request.json()) as PacingPush);
+      return new Response(null, { status: 204 });
+    }
+    if (route === "POST /pacing/read") {
+      const { keys } = (await request.json()) as PacingRead;
+      const stored = await this.state.storage.list<StoredList>({ prefix: PACING });
+      return Response.json(keys.map((k) => stored.get(`${PACING}${k}`)?.values ?? []));
+    }
     return new Response(null, { status: 404 });
   }
 
@@ -97,6 +121,7 @@ export class SharedObjectCore {
   async alarm(): Promise<void> {
     const stored = await this.state.storage.list<unknown>({ prefix: "" });
     if (holdsPagante(stored)) return;
+    if ([...stored.keys()].some((k) => k.startsWith(PACING))) return this.forgetPacing(stored as Map<string, StoredList>);
     const expiresAt = Math.max((stored.get(META) as AnswerMeta | undefined)?.expiresAt ?? 0, (stored.get(BREAKER) as StoredBreaker | undefined)?.expiresAt ?? 0, bucketExpiry(stored) ?? 0);
     if (expiresAt > this.clock.now()) return this.state.storage.setAlarm(expiresAt);
     await this.clear([...stored.keys()]);
@@ -143,6 +168,29 @@ export class SharedObjectCore {
     const stored: StoredBreaker = { record, expiresAt: now + breakerTtl(settings) };
     await this.state.storage.put({ [BREAKER]: stored });
     await this.state.storage.setAlarm(stored.expiresAt);
+  }
+
+  private async pushPacing({ entries }: PacingPush): Promise<void> {
+    const keys = [...new Set(entries.map((e) => `${PACING}${e.key}`))];
+    const stored = await this.state.storage.list<StoredList>({ prefix: PACING });
+    const now = this.clock.now();
+    const next: Record<string, StoredList> = {};
+    for (const e of entries) {
+      const k = `${PACING}${e.key}`;
+      const values = [e.value, ...(next[k]?.values ?? stored.get(k)?.values ?? [])].slice(0, e.max);
+      next[k] = { values, at: now };
+    }
+    for (let i = 0; i < keys.length; i += 128) await this.state.storage.put(Object.fromEntries(keys.slice(i, i + 128).map((k) => [k, next[k]!])));
+    await this.state.storage.setAlarm(now + PACING_TTL_MS);
+  }
+
+  /** Lists not written for a week are forgotten (routes nobody searches any more); the alarm comes back for the others. */
+  private async forgetPacing(stored: Map<string, StoredList>): Promise<void> {
+    const now = this.clock.now();
+    const stale = [...stored].filter(([k, v]) => k.startsWith(PACING) && v.at + PACING_TTL_MS <= now).map(([k]) => k);
+    await this.clear(stale);
+    const oldest = Math.min(...[...stored].filter(([k, v]) => k.startsWith(PACING) && v.at + PACING_TTL_MS > now).map(([, v]) => v.at));
+    if (Number.isFinite(oldest)) await this.state.storage.setAlarm(oldest + PACING_TTL_MS);
   }
 
   private async clear(keys: readonly string[]): Promise<void> {

@@ -1,12 +1,13 @@
 /**
- * The answer cache's store and the upstream breakers' store of a Worker deployment, over its shared objects (see
- * `shared-object.ts`): each key its own object, named `<deployment>|answer|<key>` or `<deployment>|breaker|<key>`,
- * so that deployments bound to one namespace never read each other's state.
+ * The answer cache's store, the upstream breakers' store and the upstream pacing's store of a Worker deployment, over
+ * its shared objects (see `shared-object.ts`): each answer and breaker its own object, named `<deployment>|answer|<key>`
+ * or `<deployment>|breaker|<key>`, the pacing lists one object (`<deployment>|pacing|all`), so that deployments bound to
+ * one namespace never read each other's state.
  */
-import { memoryBreakerStore, type Admission, type BreakerState, type BreakerStore } from "@voar/http-adapter/fetch";
+import { memoryBreakerStore, memoryPacingStore, type Admission, type BreakerState, type BreakerStore, type PacingStore } from "@voar/http-adapter/fetch";
 import { silentLogger, type Logger } from "../logging/logger.js";
 import type { AnswerStore, CachedAnswer } from "../sources/answer-store.js";
-import type { AnswerPut, BreakerAdmit, BreakerOutcome } from "./shared-object.js";
+import type { AnswerPut, BreakerAdmit, BreakerOutcome, PacingPush, PacingRead } from "./shared-object.js";
 import type { DurableObjectNamespace } from "./workers-types.js";
 
 /** Options of {@link durableAnswerStore} and {@link durableBreakerStore}. */
@@ -20,7 +21,7 @@ export interface SharedStoreOptions {
 /** The object reads only its path: the origin just has to be a URL. */
 const ORIGIN = "https://shared.voar.internal";
 
-const objectOf = (o: SharedStoreOptions, kind: "answer" | "breaker") => async (key: string) =>
+const objectOf = (o: SharedStoreOptions, kind: "answer" | "breaker" | "pacing") => async (key: string) =>
   o.namespace.get(o.namespace.idFromName(`${await o.deployment}|${kind}|${key}`));
 
 const json = (method: string, path: string, body: unknown) =>
@@ -99,5 +100,41 @@ export const durableBreakerStore = (o: DurableBreakerStoreOptions): BreakerStore
           state: await fallback.record(key, outcome, settings, now),
         }))
       ).state,
+  };
+};
+
+/** Options of {@link durablePacingStore}. */
+export interface DurablePacingStoreOptions extends SharedStoreOptions {
+  /** The store used while the object cannot answer. Default: this object's memory. */
+  readonly fallback?: PacingStore | undefined;
+}
+
+/**
+ * What the upstream adapter learns of the upstream's pace (each airline's times and yields per route), in one shared
+ * object of the deployment: a search object paces a route as the others learned it. Reads are a few a minute per
+ * list at most (the adapter re-reads a list every few seconds at the soonest). While the object cannot answer, this
+ * search object learns on its own (the `fallback`).
+ *
+ * @example
+ * const pacing = durablePacingStore({ namespace: env.SHARED, deployment });
+ */
+export const durablePacingStore = (o: DurablePacingStoreOptions): PacingStore => {
+  const object = objectOf(o, "pacing");
+  const fallback = o.fallback ?? memoryPacingStore();
+  return {
+    push: async (entries) => {
+      await fallback.push(entries);
+      const res = await (await object("all")).fetch(json("POST", "/pacing/push", { entries } satisfies PacingPush));
+      if (!res.ok) throw new Error(`shared object: HTTP ${res.status}`);
+    },
+    read: async (keys) => {
+      try {
+        const res = await (await object("all")).fetch(json("POST", "/pacing/read", { keys } satisfies PacingRead));
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        return (await res.json()) as string[][];
+      } catch {
+        return fallback.read(keys);
+      }
+    },
   };
 };

@@ -181,6 +181,20 @@ export const createPromMetrics = (options: PromMetricsOptions = {}): PromMetrics
   new Gauge({ name: "voar_build_info", help: "1, labelled with the service's version and the Node version it runs on.", labelNames: ["version", "node"], registers }).set({ version: packageVersion(), node: process.versions.node }, 1);
   const upstream = new Counter({ name: "voar_upstream_requests_total", help: "HTTP exchanges with the upstream, by route and outcome.", labelNames: ["route", "outcome"], registers });
   const upstreamSeconds = new Histogram({ name: "voar_upstream_request_duration_seconds", help: "Duration of an HTTP exchange with the upstream, by route.", labelNames: ["route"], buckets: UPSTREAM_BUCKETS, registers });
+  let readPace: () => { readonly answerSeconds: number | undefined; readonly slow: boolean } = () => ({ answerSeconds: undefined, slow: false });
+  new Gauge({
+    name: "voar_upstream_answer_seconds",
+    help: "Median time the upstream took to answer its latest search requests (absent before any).",
+    registers,
+    collect() {
+      const seconds = readPace().answerSeconds;
+      if (seconds === undefined) this.reset();
+      else this.set(seconds);
+    },
+  });
+  new Gauge({ name: "voar_upstream_slow", help: "1 while the upstream's answers take longer than the plain client's 10 s pace, else 0.", registers, collect() { this.set(readPace().slow ? 1 : 0); } });
+  const searchRequests = new Histogram({ name: "voar_upstream_search_requests", help: "Upstream requests an upstream search took (polls and pages).", buckets: [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 30], registers });
+  const plainRequests = new Counter({ name: "voar_upstream_plain_equivalent_requests_total", help: "Requests a plain client (log in, ask, poll every 10 s until complete) would have spent on the same upstream searches.", registers });
   const storeSeconds = new Histogram({ name: "voar_store_command_duration_seconds", help: "Duration of a call to the session store (Redis), by outcome.", labelNames: ["outcome"], buckets: STORE_BUCKETS, registers });
   const storeBreaker = new Gauge({ name: "voar_store_breaker_state", help: "The store's breaker: 0 closed (Redis answers), 1 open.", registers });
   const fallbacks = new Counter({ name: "voar_store_fallbacks_total", help: "Work done on this instance alone because the store did not answer, by kind.", labelNames: ["kind"], registers });
@@ -236,6 +250,13 @@ export const createPromMetrics = (options: PromMetricsOptions = {}): PromMetrics
     upstreamRequest(route, outcome, seconds) {
       upstream.inc({ route, outcome });
       upstreamSeconds.observe({ route }, seconds);
+    },
+    upstreamPace(read) {
+      readPace = read;
+    },
+    upstreamSearchSettled(requests, plain) {
+      searchRequests.observe(requests);
+      plainRequests.inc(plain);
     },
     storeCommand: (outcome, seconds) => storeSeconds.observe({ outcome }, seconds),
     storeBreakerState: (state) => storeBreaker.set(BREAKER[state]),

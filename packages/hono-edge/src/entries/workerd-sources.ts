@@ -4,7 +4,7 @@ import { createFanOutSources, createUpstreamSource, memoryBreakerStore, memoryLo
 import { systemClock } from "../clock.js";
 import { upstreamCacheOf } from "../config/deploy-schema.js";
 import { deploymentFingerprint } from "../config/deployment-fingerprint.js";
-import { durableAnswerStore, durableBreakerStore } from "../durable/shared-stores.js";
+import { durableAnswerStore, durableBreakerStore, durablePacingStore } from "../durable/shared-stores.js";
 import type { DurableObjectNamespace } from "../durable/workers-types.js";
 import { jsonLinesLogger } from "../logging/logger.js";
 import { cachedUpstreamSources } from "../sources/cached-upstream.js";
@@ -49,7 +49,8 @@ const sharedOf = (env: Readonly<Record<string, unknown>>): DurableObjectNamespac
  * On an upstream, the sources go through the answer cache (`upstream.cache`) and their breakers
  * (`upstream.breaker`) live in the shared objects of the `SHARED` binding (see `durable/shared-object.ts`):
  * every search object of the deployment, whichever tenant it serves, is answered from what another fetched
- * within the freshness window, and does not ask an airline another found down.
+ * within the freshness window, does not ask an airline another found down, and paces its polls on what the others
+ * learned of each airline's time.
  */
 export const sourcesFor = (env: Readonly<Record<string, unknown>>): WorkerSources => {
   const setup = entrySetup(env);
@@ -62,7 +63,7 @@ export const sourcesFor = (env: Readonly<Record<string, unknown>>): WorkerSource
     upstream,
     { createFanOutSources, createUpstreamSource, memoryBreakerStore, memoryLoginStore },
     {
-      ...(namespace && deployment ? { breakerStore: durableBreakerStore({ namespace, deployment, logger }) } : {}),
+      ...(namespace && deployment ? { breakerStore: durableBreakerStore({ namespace, deployment, logger }), pacingStore: durablePacingStore({ namespace, deployment }) } : {}),
       onBreakerStateChange: (sourceId, state) => logger.log({ level: state === "open" ? "warn" : "info", msg: "upstream.breaker", sourceId, state }),
     },
   );

@@ -20,3 +20,4 @@ export type { StoreGuard } from "./store-guard.js";
 export { redisBreakerStore, type RedisBreakerStoreOptions } from "./redis-breaker-store.js";
 export { redisPaganteSettings, type RedisPaganteSettings, type RedisPaganteSettingsOptions } from "./redis-pagante-settings.js";
 export { redisLoginStore, type RedisLoginStoreOptions } from "./redis-login-store.js";
+export { redisPacingStore, type RedisPacingStoreOptions } from "./redis-pacing-store.js";

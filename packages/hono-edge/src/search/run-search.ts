@@ -25,6 +25,8 @@ export interface RunSearchOptions {
   readonly leaseMs: number;
   /** Time left until the search's deadline. */
   readonly deadlineMs: number;
+  /** At the deadline, how long a source still being sent an answer is waited for, at most (see core's `deadlineHoldMs`). */
+  readonly deadlineHoldMs?: number | undefined;
   readonly timeoutMs?: number | undefined;
   readonly maxAttempts?: number | undefined;
   /** How long a completed search with retryable source failures is shared with new requests (see `rejoinWindowMs`; never past its offers' validity). */
@@ -179,6 +181,7 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
   const heartbeat = setInterval(() => void writer.beat(), Math.max(500, Math.floor(o.leaseMs / 3)));
   const subscription: Subscription = context.with(traced, () => search(o.record.query, o.sources, {
     deadlineMs: Math.max(0, o.deadlineMs),
+    ...(o.deadlineHoldMs === undefined ? {} : { deadlineHoldMs: o.deadlineHoldMs }),
     hiddenCashAirlines: o.record.hiddenCashAirlines,
     ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
     ...(o.maxAttempts === undefined ? {} : { maxAttempts: o.maxAttempts }),

@@ -16,6 +16,8 @@ export interface SearchHubOptions {
   readonly instanceId: string;
   readonly newId: () => string;
   readonly deadlineMs: number;
+  /** At the deadline, how long a source still being sent an answer (a slow upstream) is waited for, at most. Default 0. */
+  readonly deadlineHoldMs?: number | undefined;
   readonly leaseMs: number;
   readonly timeoutMs?: number | undefined;
   readonly maxAttempts?: number | undefined;

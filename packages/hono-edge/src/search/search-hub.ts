@@ -159,6 +159,7 @@ export class SearchHub {
       owner: this.o.instanceId,
       leaseMs: this.o.leaseMs,
       deadlineMs: record.deadlineAt - this.o.clock.now(),
+      deadlineHoldMs: this.o.deadlineHoldMs,
       timeoutMs: this.o.timeoutMs,
       maxAttempts: this.o.maxAttempts,
       failedTtlMs: Math.min(this.o.failedTtlMs, this.o.ttlMs),

@@ -4,7 +4,7 @@
  * `/ready` answering 503 so that a rollout with a wrong password stops there); a failing `/Token` is the
  * upstream's passing trouble (`warn`, `/ready` still 200, saying when the next login may go).
  */
-import type { LoginState } from "@voar/http-adapter/fetch";
+import type { LoginState, PaceState } from "@voar/http-adapter/fetch";
 import type { Logger } from "../logging/logger.js";
 
 /** Where an operator fixes a refused credential. */
@@ -30,3 +30,11 @@ export const loginReadiness = (s: LoginState): { readonly ready: boolean; readon
       return { ready: false, upstream: { login: "refused", detail: s.detail, fix: FIX } };
   }
 };
+
+/**
+ * The `upstream` member of `/ready` for an upstream slower than the plain client's pace (its answers take over 10 s):
+ * still ready (every instance asks the same upstream; taking one out of rotation would not help), but said, with how
+ * long its answers take.
+ */
+export const paceReadiness = (p: PaceState): Readonly<Record<string, unknown>> | undefined =>
+  p.slow ? { pace: "slow", answerMs: p.answerMs, detail: "o fornecedor leva mais de 10 s para responder" } : undefined;

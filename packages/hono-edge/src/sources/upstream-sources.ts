@@ -4,7 +4,19 @@
  * imported here, so the module stays runtime-neutral and the caller chooses (and loads) the adapter.
  */
 import type { SearchQuery, SearchSource } from "@voar/core";
-import type { BreakerState, BreakerStore, FanOutIdentity, LoginState, LoginStore, UpstreamExchange, UpstreamOptions, UpstreamSource, UpstreamSourceIdentity } from "@voar/http-adapter/fetch";
+import type {
+  BreakerState,
+  BreakerStore,
+  FanOutIdentity,
+  LoginState,
+  LoginStore,
+  PaceState,
+  PacingStore,
+  UpstreamExchange,
+  UpstreamOptions,
+  UpstreamSource,
+  UpstreamSourceIdentity,
+} from "@voar/http-adapter/fetch";
 import type { ServiceMetrics } from "../telemetry/service-metrics.js";
 import { upstreamCacheOf, upstreamCredentials, UPSTREAM_AIRLINE_IDS, type UpstreamConfig } from "../config/deploy-schema.js";
 
@@ -23,6 +35,8 @@ export interface UpstreamSources {
   readonly sources: readonly SearchSource[];
   /** Where the upstream's logins stand (for `/ready`: `createApp({ upstreamLogin })`). */
   readonly login: () => LoginState;
+  /** How long the upstream's answers take lately, and whether slower than the plain client's pace (for `/ready`: `createApp({ upstreamPace })`). */
+  readonly pace: () => PaceState;
   /**
    * Logs in now (or takes the token another instance holds), so that `/ready` tells a refused credential
    * before the first search does. Never rejects: the outcome is the login's state.
@@ -49,6 +63,14 @@ export interface UpstreamProtectionDeps {
    * polls by choice, its sources tell the engine they are alive well within it. Default 20 000 ms.
    */
   readonly sourceTimeoutMs?: number | undefined;
+  /**
+   * Where what the adapter learns of the upstream's pace lives (each airline's times and yields per route): shared by
+   * the instances (`redisPacingStore`, a Worker's shared objects), so a new instance paces a route as another learned
+   * it; by default, in this process.
+   */
+  readonly pacingStore?: PacingStore | undefined;
+  /** Told when the upstream becomes slower than the plain client's pace (its answers take over 10 s), or comes back to it. */
+  readonly onPaceChange?: ((state: PaceState) => void) | undefined;
 }
 
 /** The adapter's breaker and budget options from `upstream.breaker` and `upstream.budget`. */
@@ -105,6 +127,11 @@ export const upstreamSourcesFor = (upstream: UpstreamConfig, adapter: UpstreamAd
     ...(metrics ? { observer: (x: UpstreamExchange) => metrics.upstreamRequest(x.route, x.outcome, x.durationMs / 1_000) } : {}),
     credentials: upstreamCredentials(upstream),
     login: { store: deps.loginStore, onStateChange: deps.onLoginStateChange },
+    learning: {
+      store: deps.pacingStore,
+      onPaceChange: deps.onPaceChange,
+      ...(metrics ? { onSearchSettled: (s: { readonly requests: number; readonly plainRequests: number }) => metrics.upstreamSearchSettled(s.requests, s.plainRequests) } : {}),
+    },
     // A rest between polls is told to the engine at least four times within its inactivity timeout.
     polling: { heartbeatMs: Math.max(100, Math.min(5_000, Math.floor((deps.sourceTimeoutMs ?? 20_000) / 4))) },
     ...(upstream.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: upstream.requestTimeoutMs }),
@@ -113,11 +140,18 @@ export const upstreamSourcesFor = (upstream: UpstreamConfig, adapter: UpstreamAd
   };
   const airlines = adapter.createFanOutSources({ ...common, airlines: upstream.airlines ?? UPSTREAM_AIRLINE_IDS, strategy: upstream.strategy });
   const otas = upstream.otas ? adapter.createUpstreamSource({ ...common, id: UPSTREAM_OTAS_SOURCE_ID, name: "OTAs do fornecedor" }) : undefined;
+  const pace = (): PaceState => (airlines[0] ?? otas)?.pace() ?? { answerMs: undefined, slow: false };
+  metrics?.upstreamPace(() => {
+    const p = pace();
+    return { answerSeconds: p.answerMs === undefined ? undefined : p.answerMs / 1_000, slow: p.slow };
+  });
   const comparison: SearchSource[] = otas ? [{ ...otas, kind: "ota", serves: (q: SearchQuery) => q.mode.kind === "ota-comparison" }] : [];
   return {
     sources: [...airlines, ...comparison],
     // The airlines share one session, the comparison has its own (sharing the token through the login store).
     login: () => worst(airlines[0]?.session.state, otas?.session.state),
+    // The airlines and the comparison ask the same upstream: the airlines' view of its pace (the comparison's when alone).
+    pace,
     warmUp: async (signal) => {
       await airlines[0]?.session.bearer(signal).catch(() => undefined);
     },

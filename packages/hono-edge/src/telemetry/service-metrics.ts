@@ -78,6 +78,10 @@ export interface ServiceMetrics {
   sourceBreakerState(source: string, state: BreakerState): void;
   /** One HTTP exchange with the upstream: its route (`/Token`, `/ConsultaAereo/Consultar`), outcome and duration. */
   upstreamRequest(route: string, outcome: UpstreamOutcome, seconds: number): void;
+  /** How to read the upstream's answers lately (read at each scrape): their median time (undefined before any), and whether slower than the plain client's 10 s pace. */
+  upstreamPace(read: () => { readonly answerSeconds: number | undefined; readonly slow: boolean }): void;
+  /** An upstream search ended: the requests it took, and what a plain client polling every 10 s would have spent on it. */
+  upstreamSearchSettled(requests: number, plainRequests: number): void;
   /** One call to the session store (Redis): `ok`, `unavailable` (refused, timed out, breaker open) or `error`. */
   storeCommand(outcome: "ok" | "unavailable" | "error", seconds: number): void;
   /** The store's breaker opened (Redis unreachable or silent) or closed again. */
@@ -116,6 +120,8 @@ export const noopMetrics: ServiceMetrics = {
   sourceFailed: () => undefined,
   sourceBreakerState: () => undefined,
   upstreamRequest: () => undefined,
+  upstreamPace: () => undefined,
+  upstreamSearchSettled: () => undefined,
   storeCommand: () => undefined,
   storeBreakerState: () => undefined,
   storeFallback: () => undefined,

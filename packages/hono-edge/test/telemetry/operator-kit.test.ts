@@ -37,6 +37,8 @@ const busyScrape = async () => {
   m.sourceFailed("upstream:gol", "SourceTimeout", true);
   m.sourceBreakerState("upstream:gol", "open");
   m.upstreamRequest("/ConsultaAereo/Consultar", "ok", 0.4);
+  m.upstreamPace(() => ({ answerSeconds: 0.6, slow: false }));
+  m.upstreamSearchSettled(6, 7);
   m.storeCommand("ok", 0.0004);
   m.storeBreakerState("closed");
   m.storeFallback("rate_limit");
