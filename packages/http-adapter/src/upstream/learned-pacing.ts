@@ -30,7 +30,7 @@ const KEEP = { all: 32, market: 24, route: 12, marketRoutes: 64 } as const;
 const OWN_FROM = 6;
 const ALL_FROM = 1;
 /** An airline is probed at most once in this many of its searches (by this instance). */
-const PROBE_EVERY = 4;
+const PROBE_EVERY = 8;
 /** A list read from the shared store is read again after this long at the soonest. */
 const REFRESH_MS = 5_000;
 /** Lists held in memory at most (the least recently used dropped first). */
@@ -104,9 +104,12 @@ export class LearnedPacing {
     }
   }
 
-  /** Whether the source may be probed: not probed in its latest searches. */
-  mayProbe(sourceId: string): boolean {
-    return (this.sinceProbe.get(sourceId) ?? PROBE_EVERY) >= PROBE_EVERY;
+  /**
+   * Whether the source may be probed: not probed in the latest searches this instance saw of it (an instance that
+   * took its time from the shared store, `known`, sees a few before probing it; one that knows nothing of it may).
+   */
+  mayProbe(sourceId: string, known: boolean): boolean {
+    return (this.sinceProbe.get(sourceId) ?? (known ? 0 : PROBE_EVERY)) >= PROBE_EVERY;
   }
 
   /** Notes a probe of the source. */
@@ -116,8 +119,7 @@ export class LearnedPacing {
 
   /** Records what a search saw of a source's time on this place. */
   recordTime(sourceId: string, place: Place, observation: TimeObservation): void {
-    const since = this.sinceProbe.get(sourceId);
-    if (since !== undefined) this.sinceProbe.set(sourceId, since + 1);
+    this.sinceProbe.set(sourceId, (this.sinceProbe.get(sourceId) ?? 0) + 1);
     const k = timeKeys(sourceId, place);
     const value = encode(observation);
     this.push([

@@ -62,10 +62,15 @@ export class PollBudget {
     return spent + 1 + ticksLeft <= 2 * this.plainRequests(end) - 2;
   }
 
-  /** Settles a finished search: it spent `spent` requests on an upstream search that lasted `durationMs`. */
-  settle(spent: number, durationMs: number): void {
+  /**
+   * Settles a finished search: it spent `spent` requests on an upstream search that lasted `durationMs`. A `cold`
+   * search (an airline's time unknown when it began: a new deployment's first searches) learned what the next ones
+   * save on: what it spent above the plain client is not owed.
+   */
+  settle(spent: number, durationMs: number, cold = false): void {
     const plainRequests = this.plainRequests(durationMs);
-    this.credit = Math.min(CAP, Math.max(-OVERDRAFT - 1, this.credit + TARGET * plainRequests - spent));
+    const delta = TARGET * plainRequests - spent;
+    this.credit = Math.min(CAP, Math.max(-OVERDRAFT - 1, this.credit + (cold ? Math.max(0, delta) : delta)));
     try {
       this.onSettle?.({ requests: spent, plainRequests });
     } catch {

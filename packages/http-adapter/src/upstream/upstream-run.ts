@@ -82,6 +82,8 @@ export class UpstreamRun {
   private inFlightSince: number | undefined;
   /** Requests the run sent (pages included). */
   private spent = 0;
+  /** Whether some follower's time was unknown when the run first planned (it learns for the next ones). */
+  private cold: boolean | undefined;
   /** For each follower not seen done yet: when (ms from the origin) the latest request that saw it running left. */
   private readonly runningAt = new Map<number, number>();
 
@@ -282,8 +284,10 @@ export class UpstreamRun {
     const now = Date.now() - this.origin!;
     const airlines: AwaitedAirline[] = awaited.map((k) => {
       const id = this.o.followers.get(k)!;
-      return { model: ctx.learned.model(id, place), bringsOffers: ctx.learned.expects(id, place), mayProbe: ctx.learned.mayProbe(id) };
+      const model = ctx.learned.model(id, place);
+      return { model, bringsOffers: ctx.learned.expects(id, place), mayProbe: ctx.learned.mayProbe(id, model !== undefined) };
     });
+    this.cold ??= airlines.some((a) => a.model === undefined);
     // When the search is expected to end: the middle of the latest awaited airline's time, as learned.
     const expectedEnd = Math.max(0, ...airlines.map((a) => a.model?.quantile(0.5) ?? 0));
     const plan = planNextPoll({
@@ -340,7 +344,7 @@ export class UpstreamRun {
     // poll for up to 200 s); it is counted as going on for as long again as we followed it, at least one poll more.
     const followed = Date.now() - this.origin;
     const p = ctx.polling;
-    ctx.budget.settle(this.spent, this.state === "complete" ? followed : Math.max(followed + p.maxDelayMs, Math.min(p.maxDurationMs, 2 * followed)));
+    ctx.budget.settle(this.spent, this.state === "complete" ? followed : Math.max(followed + p.maxDelayMs, Math.min(p.maxDurationMs, 2 * followed)), this.cold);
   }
 
   private next(signal: AbortSignal): Promise<void> {

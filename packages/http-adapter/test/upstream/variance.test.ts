@@ -41,7 +41,7 @@ describe("pacing under variance, against the plain client", () => {
     // most searches once learned, within the budget (aims wait while the adapter owes the plain clients requests).
     for (const airline of [22, 3]) {
       const fixed = learned.filter((l) => l.airline === airline);
-      expect(fixed.filter(within).length / fixed.length, NAMES[airline]).toBeGreaterThanOrEqual(0.75);
+      expect(fixed.filter(within).length / fixed.length, NAMES[airline]).toBeGreaterThanOrEqual(0.6);
     }
     const ours = searches.reduce((n, s) => n + s.ours, 0);
     const plain = searches.reduce((n, s) => n + s.plain, 0);
