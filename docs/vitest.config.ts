@@ -1,3 +1,4 @@
 import { defineConfig } from "vitest/config";
+import { UNIT_TIMEOUTS } from "../vitest.shared.js";
 
-export default defineConfig({ test: { include: ["test/**/*.test.ts"] } });
+export default defineConfig({ test: { include: ["test/**/*.test.ts"], ...UNIT_TIMEOUTS } });

@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
+import { UNIT_TIMEOUTS } from "../../vitest.shared.js";
 
 export default defineConfig({
-  test: { include: ["test/**/*.test.ts"], testTimeout: 20_000 },
+  test: { include: ["test/**/*.test.ts"], ...UNIT_TIMEOUTS },
 });
