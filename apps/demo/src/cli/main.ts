@@ -114,7 +114,7 @@ export const main = async (
         prepared = prepareLocalSearch(body, seed === undefined ? {} : { seed });
       }
       if (prepared.kind === "invalid") {
-        io.err.write(`Busca inválida:\n${describeFieldErrors(prepared.campos).join("\n")}\n`);
+        io.err.write(`Busca inválida:\n${describeFieldErrors(prepared.campos, { body, modo: flags.modo }).join("\n")}\n`);
         code = 2;
         return;
       }
