@@ -1,6 +1,6 @@
 import type { ModeBEnvelope, ModeBOffer } from "@voar/core";
 import { describe, expect, it } from "vitest";
-import { airlineSaving } from "../../src/web/search/airline-saving.js";
+import { airlineSaving } from "../../src/shared/airline-saving.js";
 import { cliCommand } from "../../src/web/search/cli-command.js";
 import { comparisonRows } from "../../src/web/search/comparison-rows.js";
 import { localEnvelopes } from "../support/local-envelopes.js";

@@ -1,7 +1,7 @@
 import type { ModeBOffer } from "@voar/core";
 import { passengersText } from "../format/passengers.js";
 import { formatBrl, formatDay, formatPercent } from "../../shared/pt-br-format.js";
-import { airlineSaving } from "../search/airline-saving.js";
+import { airlineSaving } from "../../shared/airline-saving.js";
 import { ComparisonTable } from "./comparison-table.js";
 import { ItineraryLine, type ItineraryEnds } from "./itinerary-line.js";
 import { JsonBlock } from "./json-viewer.js";
