@@ -1,6 +1,6 @@
 import { defineConfig } from "vitest/config";
-import { UNIT_TIMEOUTS } from "../../vitest.shared.js";
+import { unitTier } from "../../vitest.shared.js";
 
 export default defineConfig({
-  test: { include: ["test/**/*.test.ts"], exclude: ["test/integration/**", "**/node_modules/**"], ...UNIT_TIMEOUTS },
+  test: unitTier({ config: import.meta.url, include: ["test/**/*.test.ts"], exclude: ["test/integration/**"] }),
 });
