@@ -137,8 +137,11 @@ if (availability.kind === "fail") {
 
     it("the OTA comparison compares a fare with the fares of its own cabin, another cabin apart", async () => {
       const page = await open({ width: 1280, height: 900 });
+      // Typed codes (the form resolves them when sent), each suggestion list closed as a person does, with Escape.
       await page.locator("#campo-origem").fill("GRU");
+      await page.keyboard.press("Escape");
       await page.locator("#campo-destino").fill("LIS");
+      await page.keyboard.press("Escape");
       await page.locator('input[name="modo"][value="otas"]').check();
       await submitSearch(page);
       await waitComplete(page);
