@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { isQuick } from "./lib/measure.js";
 import { machine } from "./lib/machine.js";
-import { markdownTable, type Row } from "./lib/report.js";
+import { markdownTable, noteItem, summaryTable, type Row } from "./lib/report.js";
 import { engineRows } from "./sections/engine.js";
 import { latencyRows } from "./sections/latency.js";
 import { upstreamRows } from "./sections/upstream.js";
@@ -61,7 +61,15 @@ const doc = [
   "",
   `Measured ${m.date} on ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, Node ${m.node}${quick ? " (quick mode: small sizes)" : ""}.`,
   "Each figure is the median of at least 5 runs, with min and max; each comparison was measured side by side in the same",
-  "run and is given as a ratio, because absolute times on a shared machine drift. Regenerate with `pnpm bench`.",
+  "run and is given as a ratio, because absolute times on a shared machine drift. Regenerate with `npx -y pnpm@10.34.9 bench`.",
+  "",
+  "## Summary",
+  "",
+  summaryTable(allRows),
+  "",
+  inThisRun,
+  "",
+  "## Every figure",
   "",
   markdownTable(sections.flatMap((s) => s.rows)),
   "",
@@ -69,9 +77,7 @@ const doc = [
   "",
   "Targets, each against an anchor measured in the same run: incremental ingestion at most 1.5x one-shot; page cost at most 3x; polling by Token (the app, request log on) at least 0.85 of what Hono alone gives an answer that carries its own request id (each against the same bare node:http server); memory per active search at most 1 MB of heap per 1,000 offers; SSE first result within 50 ms of the fastest source; workerd bundle at most 300 KB gzip; upstream requests of a Zipf mix at most 0.5x of the plain clients the service replaces and at most 1.15x of the mix's windowed floor; a cached route's first SSE result within 50 ms; a fan-out search at most 1.5x the upstream requests of one all-airlines search. The load at 1,000 concurrent searches is printed beside 200 with no target yet. The last column marks each as met or missed; where a target is missed, the notes of its section say why and what would close it.",
   "",
-  inThisRun,
-  "",
-  ...sections.flatMap((s) => [`### ${s.title}`, "", ...s.notes.map((n) => `- ${n}`), ""]),
+  ...sections.flatMap((s) => [`### ${s.title}`, "", ...s.notes.map((n) => noteItem(n)), ""]),
 ].join("\n");
 
 console.log(`\n${markdownTable(allRows)}\n\n${inThisRun}`);

@@ -1,3 +1,4 @@
 import { defineConfig } from "vitest/config";
+import { unitTier } from "../vitest.shared.js";
 
-export default defineConfig({ test: { include: ["test/**/*.test.ts"] } });
+export default defineConfig({ test: unitTier({ config: import.meta.url, include: ["test/**/*.test.ts"] }) });

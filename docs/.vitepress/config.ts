@@ -15,6 +15,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: "Install", link: "/start/install" },
       { text: "Concepts and a search's flow", link: "/start/concepts" },
       { text: "The demo", link: "/start/demo" },
+      { text: "Changelog", link: "/reference/generated/changelog" },
     ],
   },
   {

@@ -1,7 +1,8 @@
 /**
  * Travel dates written as literals expire: an example that searches 2026-12-20 fails from the next day on with
- * "Ida não pode ser anterior a hoje". Readers' files must compute a date (`$(date -d '+30 days' +%F)`, `+30` in
- * the CLI and the client, code from today) instead. A `YYYY-MM-DD` is taken for a travel date unless it is one of
+ * "Ida não pode ser anterior a hoje". Readers' files must compute a date instead: in the shell with Node
+ * (`$(node -p 'new Date(Date.now() + 30 * 864e5).toISOString().slice(0, 10)')`; GNU's `date -d` does not exist on
+ * macOS, see {@link findGnuDates}), `+30` in the CLI and the client, code from today. A `YYYY-MM-DD` is taken for a travel date unless it is one of
  * what never expires:
  *
  * - part of a timestamp with a time and a zone (`2026-09-01T12:00:00.000Z`): a log line's or an offer's moment,
@@ -48,3 +49,11 @@ export const findLiteralDates = async (): Promise<readonly LiteralDate[]> => {
   }
   return found;
 };
+
+/**
+ * The lines of the readers' files that compute a date with GNU's `date -d` (or `--date`), which macOS's `date`
+ * does not have: a snippet a reader on a Mac copies must work there too (`node -p` of a `Date` does, wherever
+ * the Quick Start runs).
+ */
+export const findGnuDates = async (): Promise<readonly string[]> =>
+  (await readerFiles()).flatMap(({ file, text }) => text.split("\n").flatMap((line, i) => (/\bdate\s+(-d|--date)\b/.test(line) ? [`${file}:${i + 1}`] : [])));

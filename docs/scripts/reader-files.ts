@@ -1,5 +1,5 @@
 /**
- * The files a reader copies from: the READMEs (the repository's, each package's, app's and example's), the
+ * The files a reader copies from: the READMEs (the repository's, each package's, app's and example's, the changesets'), the
  * contributor's guide, every page of the site (not the generated ones: their sources are checked where they are
  * written), and every file of the examples. Found by walking the folders, so a page or an example added later is
  * checked without naming it here. CHANGELOG.md files are history, not instructions: left out.
@@ -32,7 +32,7 @@ export interface ReaderFile {
 export const readerFiles = async (root = REPO_DIR): Promise<readonly ReaderFile[]> => {
   const isReadme = (name: string) => name === "README.md";
   const files = [
-    ...["README.md", "CONTRIBUTING.md"].map((f) => path.join(root, f)),
+    ...["README.md", "CONTRIBUTING.md", ".changeset/README.md"].map((f) => path.join(root, f)),
     ...(await walk(path.join(root, "packages"), isReadme)).filter((f) => !f.includes(`${path.sep}test${path.sep}`)),
     ...(await walk(path.join(root, "apps"), isReadme)),
     ...(await walk(path.join(root, "docs"), (name) => name.endsWith(".md") && !isReadme(name))),

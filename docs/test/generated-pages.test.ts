@@ -1,7 +1,11 @@
 import { ERROR_CATALOGUE, ERROR_CODES, SOURCE_FAILURE } from "@voar/core";
 import { ENV_VARS, ERROR_TABLE, ServiceConfigSchema } from "@voar/hono-edge";
 import { describe, expect, it } from "vitest";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { changelogPage, PUBLISHED, versionsOf } from "../scripts/changelog-page.js";
 import { configReferencePage } from "../scripts/config-reference.js";
+import { REPO_DIR } from "../scripts/paths.js";
 import { errorCataloguePage } from "../scripts/error-catalogue.js";
 
 const rowOf = (page: string, first: string) => page.split("\n").find((line) => line.startsWith(`| \`${first}\` |`));
@@ -27,5 +31,29 @@ describe("the error catalogue", () => {
     for (const code of ERROR_CODES) expect(rowOf(page, code)).toContain(`| ${ERROR_CATALOGUE[code].status} |`);
     for (const [tag, row] of Object.entries(ERROR_TABLE)) expect(rowOf(page, tag)).toContain(`| ${row.status} | \`${row.codigo}\` |`);
     for (const [tag, row] of Object.entries(SOURCE_FAILURE)) expect(rowOf(page, tag)).toContain(row.mensagem);
+  });
+});
+
+describe("the changelog", () => {
+  it("has every version of each published package's CHANGELOG.md, each with the package's lines", async () => {
+    const page = await changelogPage();
+    for (const name of PUBLISHED) {
+      const manifest = JSON.parse(await readFile(path.join(REPO_DIR, "packages", name, "package.json"), "utf8")) as { version: string; files: string[] };
+      expect(manifest.files, `${name}'s tarball ships its CHANGELOG.md`).toContain("CHANGELOG.md");
+      const versions = versionsOf(await readFile(path.join(REPO_DIR, "packages", name, "CHANGELOG.md"), "utf8"));
+      expect(versions[0]?.version, `${name}: the newest section is the package's version`).toBe(manifest.version);
+      for (const { version, text } of versions) {
+        expect(page).toContain(`## ${version}`);
+        for (const line of text.split("\n").filter((l) => l.startsWith("- "))) expect(page).toContain(line);
+      }
+    }
+  });
+
+  it("is short: each line says what changed for users in a few lines at most (a changeset's first paragraph)", async () => {
+    for (const name of PUBLISHED) {
+      const text = await readFile(path.join(REPO_DIR, "packages", name, "CHANGELOG.md"), "utf8");
+      const long = text.split("\n").filter((l) => l.length > 400);
+      expect(long, `packages/${name}/CHANGELOG.md: lines over 400 characters; a changeset's first paragraph is its changelog line`).toEqual([]);
+    }
   });
 });

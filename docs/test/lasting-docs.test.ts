@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { barePnpmIn, findBarePnpm, pnpmVersion } from "../scripts/bare-commands.js";
-import { findLiteralDates, literalDatesIn } from "../scripts/literal-dates.js";
+import { findGnuDates, findLiteralDates, literalDatesIn } from "../scripts/literal-dates.js";
 import { exampleLines } from "../scripts/reader-files.js";
 
 describe("no README, page or example holds a literal travel date", () => {
@@ -29,6 +29,10 @@ describe("no README, page or example holds a literal travel date", () => {
   it("in the repository: none", async () => {
     expect(await findLiteralDates()).toEqual([]);
   });
+
+  it("and the dates they compute, they compute on macOS too: no GNU date -d", async () => {
+    expect(await findGnuDates()).toEqual([]);
+  });
 });
 
 describe("every pnpm command shown runs where only Node.js and npm are installed", () => {
@@ -43,12 +47,18 @@ describe("every pnpm command shown runs where only Node.js and npm are installed
       "```ts",
       'const pnpm = "not a command";',
       "```",
+      "A span a line break splits, `pnpm --filter @voar/example-browser-client",
+      "example`, and one with variables first: `VOAR_API_KEYS=demo:key pnpm --filter @voar/hono-edge start`.",
+      "Fine: `npx -y pnpm@10.34.9 --filter @voar/core",
+      "test`, `pnpm-lock.yaml`, `npm run pnpm`.",
     ].join("\n");
     expect(barePnpmIn(text, "10.34.9")).toEqual([
       { line: 1, command: "pnpm verify" },
       { line: 3, command: "pnpm install" },
       { line: 4, command: "npx -y pnpm@9.0.0 start" },
       { line: 5, command: "pnpm test" },
+      { line: 10, command: "pnpm --filter @voar/example-browser-client example" },
+      { line: 11, command: "pnpm --filter @voar/hono-edge start" },
     ]);
   });
 

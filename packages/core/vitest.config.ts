@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
+import { unitTier } from "../../vitest.shared.js";
 
 export default defineConfig({
-  test: { include: ["test/**/*.test.ts"], testTimeout: 20_000 },
+  test: unitTier({ config: import.meta.url, include: ["test/**/*.test.ts"] }),
 });

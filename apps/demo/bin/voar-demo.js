@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // Starts the demo (the service, the page and the CLI's target) through tsx, so it needs no build step.
-import { register } from "tsx/esm/api";
+import { exitUnlessInstalled } from "./installed.js";
+exitUnlessInstalled();
+const { register } = await import("tsx/esm/api");
 register();
 await import("../src/server/main.ts");

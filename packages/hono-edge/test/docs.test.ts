@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { ErrorEnvelopeSchema } from "@voar/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod";
@@ -41,8 +42,10 @@ describe("GET /api/openapi.json", () => {
     const { app } = testApp();
     const res = await app.request("/api/openapi.json");
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as OpenApiDoc;
+    const doc = (await res.json()) as OpenApiDoc & { info: { version: string } };
     expect(doc.openapi).toBe("3.1.0");
+    // The version of the packages that serve it (package.json's; set PACKAGE_VERSION when a release bumps it).
+    expect(doc.info.version).toBe((JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version);
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
         "/api/ConsultaAereo/Consultar",

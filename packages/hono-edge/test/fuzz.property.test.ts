@@ -93,10 +93,11 @@ const nearValid = fc
   });
 
 const families: readonly [string, fc.Arbitrary<string>, number][] = [
-  ["malformed JSON text", malformedText, 2_000],
+  ["malformed JSON text", malformedText, 2_500],
   ["wrong types", wrongTypes, 2_000],
-  ["huge numbers", hugeNumbers, 1_000],
-  ["unicode keys", unicodeKeys, 1_500],
+  ["huge numbers", hugeNumbers, 1_500],
+  // The costliest family (half of its bodies are valid queries, each answered with a page of results): fewer runs.
+  ["unicode keys", unicodeKeys, 500],
   ["deep nesting", deepNesting, 1_000],
   ["oversized bodies", oversized, 1_000],
   ["near-valid queries", nearValid, 1_500],
@@ -109,5 +110,5 @@ describe("fuzz: 10 000 generated bodies through app.request", () => {
 
   it.each(families)("%s: envelope, no 5xx, 400 names a field, 413 only when oversized", async (_, arbitrary, numRuns) => {
     await fc.assert(fc.asyncProperty(arbitrary, check), { numRuns, seed: 20_260_302 });
-  }, 60_000);
+  });
 });

@@ -22,7 +22,7 @@ describe("login attempts count apart from the tenants' budgets", () => {
     const after = await consultar(app, QUERY);
     expect(after.status).toBe(429);
     expect(after.body.Erro).toMatchObject({ Codigo: "LIMITE_EXCEDIDO" });
-  }, 120_000);
+  });
 });
 
 describe("login brute force: limited per client address and per account, never locking the real user out", () => {

@@ -19,4 +19,10 @@ describe("unknown VOAR_* variables", () => {
     expect(unknownVariables(every)).toEqual([]);
     expect(knownVariables()).toEqual(expect.arrayContaining(["VOAR_CONFIG_FILE", "VOAR_STRICT_ENV", "VOAR_HOSTNAME", "VOAR_STORE_REDIS_URL"]));
   });
+
+  it("leave out the demo's own VOAR_DEMO_* set in the same shell, and suggest no name that is not near", () => {
+    expect(unknownVariables({ VOAR_DEMO_SEED: "42", VOAR_DEMO_API_KEY: "k", VOAR_DEMO_LATENCY_MS: "100-200" })).toEqual([]);
+    const far = unknownVariables({ VOAR_SOMETHING_ELSE: "1" })[0]!;
+    expect(unknownVariableMessage(far)).toBe("VOAR_SOMETHING_ELSE is not a variable of the service");
+  });
 });

@@ -4,15 +4,23 @@
  * same API on `fetch` alone, plus the typed client, also exported here.
  * @packageDocumentation
  */
-import type { HttpTransport } from "./transport/http-transport.js";
+import { createFetchTransport } from "./transport/fetch-transport.js";
+import type { FetchLike, HttpTransport } from "./transport/http-transport.js";
 import { createUndiciTransport, type UndiciTransportOptions } from "./transport/undici-transport.js";
 import { upstreamContext, type UpstreamOptions } from "./upstream/upstream-options.js";
 import { fanOutSources, upstreamSource, type FanOutIdentity, type UpstreamSource, type UpstreamSourceIdentity } from "./upstream/upstream-sources.js";
 
-/** Transport options on Node: undici's pool settings, or a transport of your own (e.g. `createFetchTransport()`). */
+/**
+ * Transport options on Node: undici's pool settings, a `fetch` of your own (a test's fake upstream, say: the
+ * requests go through it, as in the fetch build), or a transport of your own, which overrides both.
+ */
 export interface NodeTransportOptions extends UndiciTransportOptions {
+  readonly fetch?: FetchLike | undefined;
   readonly transport?: HttpTransport | undefined;
 }
+
+const nodeTransport = (options: NodeTransportOptions): HttpTransport =>
+  options.transport ?? (options.fetch ? createFetchTransport(options.fetch) : createUndiciTransport(options));
 
 /**
  * An upstream ConsultaAereo service as one core source, over undici. It logs in with the password grant
@@ -29,7 +37,7 @@ export interface NodeTransportOptions extends UndiciTransportOptions {
  * await upstream.close();
  */
 export const createUpstreamSource = (options: UpstreamOptions & UpstreamSourceIdentity & NodeTransportOptions): UpstreamSource =>
-  upstreamSource(upstreamContext(options, options.transport ?? createUndiciTransport(options)), options);
+  upstreamSource(upstreamContext(options, nodeTransport(options)), options);
 
 /**
  * The fan-out over undici: one single-airline upstream source per airline (Companhia 1, 2, 3...), sharing
@@ -40,7 +48,7 @@ export const createUpstreamSource = (options: UpstreamOptions & UpstreamSourceId
  * search(query, sources).subscribe((s) => console.log(s.sources.map((p) => `${p.name}: ${p.state}`)));
  */
 export const createFanOutSources = (options: UpstreamOptions & FanOutIdentity & NodeTransportOptions): UpstreamSource[] =>
-  fanOutSources(upstreamContext(options, options.transport ?? createUndiciTransport(options)), options);
+  fanOutSources(upstreamContext(options, nodeTransport(options)), options);
 
 export { createUndiciTransport, type UndiciTransportOptions } from "./transport/undici-transport.js";
 export {

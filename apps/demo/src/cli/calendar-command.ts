@@ -7,6 +7,9 @@ import type { Colors } from "./colors.js";
 import { describeRemoteError } from "./remote-search.js";
 import { describeFieldErrors, requestFromArgs, type SearchFlags } from "./request-from-args.js";
 
+/** What the calendar's `--modo` takes. */
+const CALENDAR_MODES = "a (todas as companhias) ou uma companhia: latam, gol, azul, tap, copa, american, iberia (ou o id dela); a comparação entre agências (b) não tem calendário";
+
 interface CalendarFlags extends Pick<SearchFlags, "volta" | "modo" | "adultos" | "criancas" | "bebes"> {
   readonly dias: string;
   readonly diasVolta?: string;
@@ -68,7 +71,7 @@ export const addCalendarCommand = (program: Command, io: CalendarCommandIo): voi
         ? (io.remote ?? prepareRemoteCalendar)(body, { baseUrl: flags.baseUrl, token: flags.token })
         : prepareLocalCalendar(body, seed === undefined ? {} : { seed });
       if (prepared.kind === "invalid") {
-        const lines = describeFieldErrors(prepared.campos).map((l) => l.replace("  DiasFlexiveisVolta:", "  --dias-volta:").replace("  DiasFlexiveis:", "  --dias:"));
+        const lines = describeFieldErrors(prepared.campos, { body, modo: flags.modo, modes: CALENDAR_MODES });
         io.err.write(`Calendário inválido:\n${lines.join("\n")}\n`);
         return io.exit(2);
       }

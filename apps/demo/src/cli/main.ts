@@ -5,6 +5,7 @@ import { prepareLocalSearch, type AnyEnvelope, type PreparedSearch } from "./loc
 import { colorEnabled, colorsFor, type Colors } from "./colors.js";
 import { createProgressView } from "./progress-view.js";
 import { describeRemoteError, prepareRemoteSearch } from "./remote-search.js";
+import { printedEnvelope } from "./json-output.js";
 import { inPortuguese } from "./pt-br-help.js";
 import { describeFieldErrors, requestFromArgs, type SearchFlags } from "./request-from-args.js";
 import { modeATable, modeBTable } from "./result-table.js";
@@ -24,6 +25,7 @@ export interface CliIo {
 
 interface Flags extends SearchFlags {
   readonly json?: boolean;
+  readonly jsonCompleto?: boolean;
   readonly watch?: boolean;
   readonly baseUrl?: string;
   readonly token?: string;
@@ -84,7 +86,8 @@ export const main = async (
     .option("--saida-volta <janela>", "só partidas da volta nesta janela de hora local, ex. 18:00-23:59 (modo A)")
     .option("--duracao-maxima <min>", "duração máxima de cada sentido, em minutos (modo A)")
     .option("--preco-maximo <reais>", "preço máximo do grupo, em reais (modo A)")
-    .option("--json", "imprime o envelope final em JSON")
+    .option("--json", "imprime o envelope final em JSON, sem os membros que a especificação mantém sempre vazios em Cia")
+    .option("--json-completo", "imprime o envelope final em JSON exatamente como a API o escreve")
     .option("--watch", "imprime cada snapshot (JSON por linha) enquanto a busca avança")
     .option("--base-url <url>", "busca num serviço que fala esta API em vez do simulador embutido (ex. http://localhost:8787/api, o de npx -y pnpm@10.34.9 demo)")
     .option("--token <token>", "token Bearer para --base-url (a demonstração mostra o seu)")
@@ -114,18 +117,19 @@ export const main = async (
         prepared = prepareLocalSearch(body, seed === undefined ? {} : { seed });
       }
       if (prepared.kind === "invalid") {
-        io.err.write(`Busca inválida:\n${describeFieldErrors(prepared.campos).join("\n")}\n`);
+        io.err.write(`Busca inválida:\n${describeFieldErrors(prepared.campos, { body, modo: flags.modo }).join("\n")}\n`);
         code = 2;
         return;
       }
-      const quiet = flags.json === true || flags.watch === true;
+      const whole = flags.jsonCompleto === true;
+      const quiet = flags.json === true || whole || flags.watch === true;
       const progress = quiet ? undefined : createProgressView(io.out, pc);
       let last: AnyEnvelope;
       try {
         last = await lastValueFrom(
           prepared.answers$.pipe(
             tap((e) => {
-              if (flags.watch) io.out.write(`${JSON.stringify(e)}\n`);
+              if (flags.watch) io.out.write(`${JSON.stringify(printedEnvelope(e, whole))}\n`);
               progress?.update(e);
             }),
           ),
@@ -139,7 +143,7 @@ export const main = async (
         return;
       }
       progress?.stop();
-      if (flags.json) io.out.write(`${JSON.stringify(last, null, 2)}\n`);
+      if (flags.json || whole) io.out.write(`${JSON.stringify(printedEnvelope(last, whole), null, 2)}\n`);
       else if (!flags.watch) {
         const banner = failedBanner(last, pc);
         io.out.write(`\n${banner ? `${banner}\n` : ""}${render(last, flags.modo, pc, color)}\n`);

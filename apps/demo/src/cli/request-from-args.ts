@@ -46,6 +46,8 @@ export const FLAG_OF: Readonly<Record<string, string>> = {
   "Filtros.Ida.Saida": "--saida-ida",
   "Filtros.Volta": "--saida-volta",
   "Filtros.Volta.Saida": "--saida-volta",
+  DiasFlexiveis: "--dias",
+  DiasFlexiveisVolta: "--dias-volta",
 };
 
 const MODES: Readonly<Record<string, number>> = { a: -1, todas: -1, b: 1300, otas: 1300, latam: 1, gol: 2, azul: 3, tap: 11, copa: 13, american: 22, iberia: 26 };
@@ -101,6 +103,41 @@ export const requestFromArgs = (origem: string, destino: string, ida: string, fl
   ...(filtrosOf(flags) === undefined ? {} : { Filtros: filtrosOf(flags) }),
 });
 
-/** Field errors as lines a person can act on. */
-export const describeFieldErrors = (campos: readonly FieldError[]): string[] =>
-  campos.map((c) => `  ${FLAG_OF[c.Campo] ?? c.Campo}: ${c.Mensagem}`);
+/** What `--modo` takes, as `voar search --help` says it: named modes and airlines, or an airline's id. */
+export const SEARCH_MODES = "a (todas as companhias), b (comparar agências) ou uma companhia: latam, gol, azul, tap, copa, american, iberia (ou o id dela)";
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** The API's field names, longest first (`Filtros.Paradas` before `Filtros`), as whole words. */
+const API_NAMES = new RegExp(`(?<![\\w.])(${Object.keys(FLAG_OF).sort((a, b) => b.length - a.length).map(escape).join("|")})(?!\\w|\\.\\w)`, "g");
+
+/** A message of the API in the CLI's terms: every field it names as the flag or argument that sets it. */
+const inCliTerms = (message: string): string => message.replace(API_NAMES, (name) => FLAG_OF[name] ?? name);
+
+/** The value of a dotted field of a request body (`Filtros.Paradas`), for the message that names it. */
+const valueAt = (body: Record<string, unknown>, field: string): unknown =>
+  field.split(".").reduce<unknown>((v, key) => (v !== null && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined), body);
+
+/** What a field error is told against: the request sent, what `--modo` was, and the modes the command takes. */
+export interface ErrorContext {
+  readonly body?: Record<string, unknown>;
+  readonly modo?: string;
+  /** Default: {@link SEARCH_MODES}. */
+  readonly modes?: string;
+}
+
+/**
+ * Field errors as lines a person can act on: the flag (or argument) they typed, with what they gave, and the
+ * service's rule in the CLI's terms (`--dias 9: deve ser um número inteiro entre 1 e 7.`). A `--modo` the service
+ * refuses is answered with the modes the command takes, not the API's Companhia ids.
+ */
+export const describeFieldErrors = (campos: readonly FieldError[], { body = {}, modo, modes = SEARCH_MODES }: ErrorContext = {}): string[] =>
+  campos.map((c) => {
+    const flag = FLAG_OF[c.Campo] ?? c.Campo;
+    const given = c.Campo === "Companhia" && modo !== undefined ? modo : valueAt(body, c.Campo);
+    const typed = Array.isArray(given) ? ` ${given.join(",")}` : given === undefined || given === null || typeof given === "object" ? "" : ` ${String(given)}`;
+    if (c.Campo === "Companhia") return `  ${flag}${typed}: não é um modo desta busca; use ${modes}.`;
+    // The API's rule for a departure window speaks of its JSON object; the CLI takes it as text.
+    if (/^Filtros\.(Ida|Volta)(\.Saida)?$/.test(c.Campo)) return `  ${flag}${typed}: deve ser uma janela de hora local, ex. 06:00-11:59 (horas de 00:00 a 23:59).`;
+    const message = inCliTerms(c.Mensagem);
+    return `  ${flag}${typed}: ${message.startsWith(`${flag} `) ? message.slice(flag.length + 1) : message}`;
+  });

@@ -1,6 +1,7 @@
 import Table from "cli-table3";
 import type { ModeAEnvelope, ModeBEnvelope, ModeBOffer, ModeAFlight } from "@voar/core";
 import { formatBrl, formatCount, formatDuration, formatLocal, formatPercent, formatStops } from "../shared/pt-br-format.js";
+import { airlineSaving } from "../shared/airline-saving.js";
 import { groupPayment, offerPayment } from "./format.js";
 
 /** Whether the tables color their headers and borders (cli-table3 colors them by default, even on a pipe). */
@@ -13,7 +14,23 @@ const tableOf = (head: string[], style: TableStyle) =>
 
 const legsOf = (s: ModeAFlight["segments"][number]) => `${s.departure} ${formatLocal(s.departureDate)} → ${s.arrival} ${formatLocal(s.arrivalDate)}`;
 
-const saving = (percent: number): string => (percent >= 1 ? formatPercent(percent) : "-");
+/**
+ * What the offer saves against buying the same seats from the airline, the figure the page shows
+ * ({@link airlineSaving}, rounded the same way): `38%`, `0%`, `3% mais cara` when it costs more, `—` when the
+ * answer gives no airline price (Livelo's seats).
+ */
+const saving = (o: ModeBOffer): string => {
+  const s = airlineSaving(o);
+  if (s === undefined) return "—";
+  const rounded = Math.round(s.percent);
+  return rounded < 0 ? `${formatPercent(-s.percent)} mais cara` : formatPercent(rounded === 0 ? 0 : s.percent);
+};
+
+/** The flight numbers of an offer, one per line (`IB 6783` over `IB 6872`), as the page writes them. */
+const flightNumbers = (o: ModeBOffer): string => o.Voos.map((v) => v.Numero.replace("-", " ")).join("\n");
+
+const SAVING_NOTE =
+  "Economia: quanto a oferta custa abaixo da própria companhia, com taxas, para os mesmos passageiros (—: a resposta não traz o preço da companhia).";
 
 /** Mode A: one row per price group, with its first itinerary each way and how many alternatives it has. */
 export const modeATable = (envelope: ModeAEnvelope, style: TableStyle): string => {
@@ -66,9 +83,9 @@ const offerRows = (offers: readonly ModeBOffer[], title: string, comparison: boo
   for (const o of offers) {
     const times = `${o.Origem} ${formatLocal(o.Saida)} → ${o.Destino} ${formatLocal(o.Chegada)}`;
     if (comparison) {
-      table.push([o.FlightCode, times, formatDuration(o.Duracao), o.Nome, formatBrl(o.ValorTotalComTaxa), otherAgencies(o), saving(o.PercentualEconomia)]);
+      table.push([flightNumbers(o), times, formatDuration(o.Duracao), o.Nome, formatBrl(o.ValorTotalComTaxa), otherAgencies(o), saving(o)]);
     } else {
-      table.push([o.FlightCode, times, formatDuration(o.Duracao), offerPayment(o.PontosAdulto, o.ValorTotalTaxas), formatBrl(o.ValorTotalComTaxa), saving(o.PercentualEconomia)]);
+      table.push([flightNumbers(o), times, formatDuration(o.Duracao), offerPayment(o.PontosAdulto, o.ValorTotalTaxas), formatBrl(o.ValorTotalComTaxa), saving(o)]);
     }
   }
   return `${title}\n${table.toString()}`;
@@ -80,5 +97,5 @@ export const modeBTable = (envelope: ModeBEnvelope, comparison: boolean, style: 
   if (!r) return "Nenhum voo encontrado.";
   const parts = [offerRows(r.Ida, `Ida (${formatCount(r.Ida.length)} voos)`, comparison, style)];
   if (r.Volta.length > 0) parts.push(offerRows(r.Volta, `Volta (${formatCount(r.Volta.length)} voos)`, comparison, style));
-  return parts.join("\n");
+  return [...parts, SAVING_NOTE].join("\n");
 };

@@ -43,6 +43,9 @@ export const createDemoApp = (deps: DemoAppDeps): Hono => {
     return c.json(found);
   });
 
+  // The page links its icon; pages that do not (the documentation site, the API's docs) get it at the usual place.
+  app.get("/favicon.ico", (c) => c.redirect("/favicon.svg", 301));
+
   if (deps.docsRoot !== undefined) {
     app.get("/docs", (c) => c.redirect("/docs/", 301));
     app.use("/docs/*", docsSite(deps.docsRoot));

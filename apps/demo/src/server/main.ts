@@ -2,6 +2,7 @@
  * `pnpm demo`: the Voar service on the embedded simulator (or a real upstream), the search page and the
  * CLI's target, in one process. Prints where everything is, then serves until Ctrl+C.
  */
+import { resolveRelativeDate } from "@voar/core";
 import { ConfigError } from "@voar/hono-edge";
 import { colorsFor } from "../cli/colors.js";
 import { VOAR_CLI } from "../shared/cli-invocation.js";
@@ -31,17 +32,14 @@ const banner = (demo: DemoServer): string => {
     `  Chave da API    ${demo.options.apiKey}`,
     `  Chave de admin  ${demo.options.adminKey}   (painel do operador: chave Pagante por companhia)`,
     "",
-    `  CLI   ${VOAR_CLI} search CNF SDU ${nextMonth()} --base-url ${api} --token ${demo.options.apiKey}`,
+    `  CLI   ${VOAR_CLI} search CNF SDU +30 --base-url ${api} --token ${demo.options.apiKey}`,
     `  curl  curl -N -X POST ${api}/ConsultaAereo/Stream -H 'Authorization: Bearer ${demo.options.apiKey}' \\`,
-    `             -H 'Content-Type: application/json' -d '{"Origem":"CNF","Destino":"SDU","Ida":"${nextMonth()}"}'`,
+    `             -H 'Content-Type: application/json' -d '{"Origem":"CNF","Destino":"SDU","Ida":"${resolveRelativeDate("+30", new Date())}"}'`,
     "",
     `  ${pc.dim("Ctrl+C para parar.")}`,
     "",
   ].join("\n");
 };
-
-/** A date a month from now, valid for a search. */
-const nextMonth = (): string => new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
 
 try {
   const demo = await startDemoServer(demoOptionsFromEnv(process.env));

@@ -17,6 +17,7 @@ import {
   initialFormValues,
   requestOf,
   validateForm,
+  withIda,
   type AirportFieldValue,
   type FieldMessages,
   type FormField,
@@ -86,7 +87,9 @@ export const App = () => {
 
   /** A day of the calendar clicked: its results, the same search the calendar ran for it (the calendar stays). */
   const openDay = (day: { readonly Data: string; readonly Volta?: string | undefined }) => {
-    const next = { ...values, ida: day.Data, ...(day.Volta ? { volta: day.Volta } : {}) };
+    // The day's return when the calendar is of round trips; else the form's return moves with the departure.
+    const moved = withIda(values, day.Data);
+    const next = day.Volta ? { ...moved, volta: day.Volta } : moved;
     setValues(next);
     setFilters(NO_FILTERS);
     const request = requestOf(next, { pageSize });
@@ -131,7 +134,7 @@ export const App = () => {
         <SearchForm values={values} errors={errors} busy={run?.status === "running"} served={config?.companhias} onChange={setValues} onSubmit={() => void submit(values)} />
         {prices.calendar ? <CalendarStrip calendar={prices.calendar} selected={run?.request.Ida} onOpen={openDay} /> : null}
         {run ? <ResultsArea run={run} backend={config?.backend} onPage={onPage} onPageSize={onPageSize} filters={filters} sort={sort} onView={onView} /> : <Intro />}
-        {config ? <DeveloperPanel config={config} request={run?.request} /> : null}
+        {config ? <DeveloperPanel config={config} request={run?.request ?? requestOf(values, { pageSize })} searched={run !== undefined} /> : null}
       </main>
       <footer class="app-footer container">
         <p class="muted">

@@ -47,13 +47,18 @@ describe("voar calendario", () => {
     const answer = CalendarEnvelopeSchema.parse(JSON.parse(out));
     expect(answer.TotalItens).toBe(9);
     expect(new Set(answer.Data.map((d) => d.Volta))).toEqual(new Set(["2026-12-26", "2026-12-27", "2026-12-28"]));
-    expect((await run(["calendario", "GRU", "SSA", "+30", "--dias-volta", "2"])).err).toContain("--dias-volta: DiasFlexiveisVolta move a data de volta");
+    expect((await run(["calendario", "GRU", "SSA", "+30", "--dias-volta", "2"])).err).toContain("--dias-volta 2: move a data de volta: informe também --volta");
   });
 
-  it("names the flag of a bad argument, in Portuguese", async () => {
+  it("names the flag of a bad argument and what was given, in Portuguese and in the CLI's terms", async () => {
     const { code, err } = await run(["calendario", "GRU", "SSA", "+30", "--dias", "9"]);
     expect(code).toBe(2);
-    expect(err).toContain("--dias: DiasFlexiveis deve ser um número inteiro entre 1 e 7.");
-    expect((await run(["calendario", "GRU", "SSA", "+30", "--modo", "b"])).err).toContain("--modo: O calendário busca as companhias");
+    expect(err).toBe("Calendário inválido:\n  --dias 9: deve ser um número inteiro entre 1 e 7.\n");
+    const grid = await run(["calendario", "GRU", "SSA", "+30", "--volta", "+37", "--dias-volta", "5"]);
+    expect(grid.err).toBe("Calendário inválido:\n  --dias-volta 5: deve ser um número inteiro entre 1 e 3.\n");
+    const modes = "a (todas as companhias) ou uma companhia: latam, gol, azul, tap, copa, american, iberia (ou o id dela); a comparação entre agências (b) não tem calendário";
+    expect((await run(["calendario", "GRU", "SSA", "+30", "--modo", "b"])).err).toBe(`Calendário inválido:\n  --modo b: não é um modo desta busca; use ${modes}.\n`);
+    expect((await run(["calendario", "GRU", "SSA", "+30", "--modo", "x"])).err).toBe(`Calendário inválido:\n  --modo x: não é um modo desta busca; use ${modes}.\n`);
+    for (const { err: e } of [await run(["calendario", "GRU", "SSA", "+30", "--dias", "9"]), grid]) expect(e).not.toMatch(/DiasFlexiveis|Companhia/);
   });
 });

@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ModeAEnvelopeSchema, ModeBEnvelopeSchema } from "@voar/core";
 import { main } from "../../src/cli/main.js";
+import { printedEnvelope } from "../../src/cli/json-output.js";
+import type { AnyEnvelope } from "../../src/cli/local-search.js";
 import { otherAgencies } from "../../src/cli/result-table.js";
-import { formatBrl } from "../../src/shared/pt-br-format.js";
+import { airlineSaving } from "../../src/shared/airline-saving.js";
+import { formatBrl, formatPercent } from "../../src/shared/pt-br-format.js";
 import { VOAR_CLI } from "../../src/shared/cli-invocation.js";
 import { cliCommand } from "../../src/web/search/cli-command.js";
 
@@ -116,7 +119,7 @@ describe("voar search", () => {
     const flights = envelope.Data[0]!.flights;
     expect(flights.every((f) => f.segments.every((s) => s.numberOfStops === 0) && f.segmentsBack!.every((s) => s.numberOfStops <= 1))).toBe(true);
     const table = await run(["search", "CNF", "SDU", "2026-12-20", "--volta", "2026-12-27", "--paradas-volta", "7"]);
-    expect([table.code, table.err.includes("--paradas-volta:")]).toEqual([2, true]);
+    expect([table.code, table.err.includes("--paradas-volta 7:")]).toEqual([2, true]);
   });
 
   it("runs the command the page shows for a filtered, sorted view, and gets the same view", async () => {
@@ -158,19 +161,35 @@ describe("voar search", () => {
   it("a bad filter flag is named in the error", async () => {
     const { code, err } = await run(["search", "CNF", "SDU", "2026-12-20", "--paradas", "9", "--ordenar", "aleatorio", "--saida-ida", "manha"]);
     expect(code).toBe(2);
-    expect(err).toContain("--paradas:");
-    expect(err).toContain("--ordenar:");
-    expect(err).toContain("--saida-ida:");
+    expect(err).toContain("--paradas 9: deve ser uma lista de números de paradas: 0 (direto), 1 ou 2 (duas ou mais).");
+    expect(err).toContain("--ordenar aleatorio:");
+    expect(err).toContain("--saida-ida manha: deve ser uma janela de hora local, ex. 06:00-11:59 (horas de 00:00 a 23:59).");
+    expect(err).not.toMatch(/Filtros|Ordenacao|"De"/);
   });
 
-  it("--modo b --json gives a fare comparison with other OTAs", async () => {
-    const { out } = await run(["search", "CNF", "SDU", "2026-12-20", "--modo", "b", "--json"]);
+  it("--modo b --json-completo gives a fare comparison with other OTAs, as the API writes it", async () => {
+    const { out } = await run(["search", "CNF", "SDU", "2026-12-20", "--modo", "b", "--json-completo"]);
     const envelope = ModeBEnvelopeSchema.parse(JSON.parse(out));
     expect(envelope.Data[0]!.Ida.some((o) => (o.Outros?.length ?? 0) > 0)).toBe(true);
   });
 
+  it("--json leaves out the airline members the spec keeps always empty; the rest is --json-completo's", async () => {
+    const args = ["search", "GRU", "LIS", "2026-12-20", "--modo", "b"];
+    const whole = JSON.parse((await run([...args, "--json-completo"])).out) as { Data: { Ida: { Cia: Record<string, unknown> }[] }[] };
+    const { out } = await run([...args, "--json"]);
+    expect(out).not.toMatch(/DadosCia|_PageNumber|"OrderBy"|ApiRequests/);
+    const airline = { Id: expect.any(Number), Nome: expect.any(String), Iata: expect.any(String), AtivaBusca: true, Icao: expect.any(String), Pais: expect.any(String) };
+    expect((JSON.parse(out) as typeof whole).Data[0]!.Ida.map((o) => o.Cia)).toEqual(whole.Data[0]!.Ida.map(() => airline));
+    // Of the same answer, nothing else differs.
+    const kept = printedEnvelope(whole as unknown as AnyEnvelope, false) as typeof whole;
+    for (const offer of whole.Data[0]!.Ida) offer.Cia = Object.fromEntries(Object.keys(airline).map((k) => [k, offer.Cia[k]]));
+    expect(kept).toEqual(whole);
+    const lines = (await run([...args, "--watch"])).out.trim().split("\n");
+    expect(lines.at(-1)).not.toContain("DadosCia");
+  });
+
   it("--modo b counts the other agencies of a flight once each, however many offers each has, with the cheapest", async () => {
-    const envelope = ModeBEnvelopeSchema.parse(JSON.parse((await run(["search", "CNF", "SDU", "2026-12-20", "--modo", "b", "--json"])).out));
+    const envelope = ModeBEnvelopeSchema.parse(JSON.parse((await run(["search", "CNF", "SDU", "2026-12-20", "--modo", "b", "--json-completo"])).out));
     const offer = envelope.Data[0]!.Ida.find((o) => new Set((o.Outros ?? []).map((x) => x.Site)).size < (o.Outros ?? []).length);
     expect(offer, "a flight with two offers of one agency").toBeDefined();
     const agencies = new Set(offer!.Outros!.map((x) => x.Site)).size;
@@ -179,8 +198,29 @@ describe("voar search", () => {
     const { out } = await run(["search", "CNF", "SDU", "2026-12-20", "--modo", "b"]);
     expect(out).toContain("Outras agências");
     expect(out).not.toContain("Outras OTAs");
-    const row = out.split("\n").find((l) => l.includes(offer!.FlightCode) && l.includes(formatBrl(offer!.ValorTotalComTaxa)));
+    const row = out.split("\n").find((l) => l.includes(offer!.Voos[0]!.Numero.replace("-", " ")) && l.includes(formatBrl(offer!.ValorTotalComTaxa)));
     expect(row).toContain(`${agencies} (próxima ${formatBrl(cheapest)})`);
+  });
+
+  it("--modo b writes each flight's numbers apart and the saving the page shows, rounded the same way, never a bare dash", async () => {
+    const envelope = ModeBEnvelopeSchema.parse(JSON.parse((await run(["search", "GRU", "LIS", "2026-12-20", "--modo", "b", "--json-completo"])).out));
+    const { out } = await run(["search", "GRU", "LIS", "2026-12-20", "--modo", "b"]);
+    const lines = out.split("\n");
+    expect(out).not.toMatch(/[A-Z0-9]{2}\d+[A-Z0-9]{2}\d+/);
+    for (const offer of envelope.Data[0]!.Ida) {
+      const at = lines.findIndex((l) => l.includes(offer.Voos[0]!.Numero.replace("-", " ")) && l.includes(formatBrl(offer.ValorTotalComTaxa)));
+      expect(at, offer.FlightCode).toBeGreaterThan(0);
+      // The other flights of a connection on the next lines of the same row.
+      offer.Voos.slice(1).forEach((v, i) => expect(lines[at + 1 + i]).toContain(v.Numero.replace("-", " ")));
+      const economia = lines[at]!.split("│").at(-2)!.trim();
+      const s = airlineSaving(offer);
+      if (s === undefined) expect(economia).toBe("—");
+      else if (Math.round(s.percent) < 0) expect(economia).toBe(`${formatPercent(-s.percent)} mais cara`);
+      else expect(economia).toBe(formatPercent(Math.round(s.percent) === 0 ? 0 : s.percent));
+      // What the page writes for the same offer (offer-card: the saving when 1 % or more).
+      if (s && s.percent >= 1) expect(economia).toBe(formatPercent(s.percent));
+    }
+    expect(out).toContain("Economia: quanto a oferta custa abaixo da própria companhia");
   });
 
   it("--watch streams one JSON snapshot per line with growing versions, the last one completed", async () => {
@@ -195,9 +235,19 @@ describe("voar search", () => {
   it("bad arguments get clear messages naming the flag and a non-zero exit", async () => {
     const { code, err } = await run(["search", "CNF", "CNF", "2026-13-40", "--adultos", "zero"]);
     expect(code).toBe(2);
-    expect(err).toContain("<ida>:");
-    expect(err).toContain("<destino>:");
-    expect(err).toContain("--adultos:");
+    expect(err).toContain("<ida> 2026-13-40: deve ser uma data válida no formato AAAA-MM-DD.");
+    expect(err).toContain("<destino> CNF: deve ser diferente de <origem>.");
+    expect(err).toContain("--adultos zero: deve ser um número inteiro entre 1 e 9.");
+  });
+
+  it("--modo that is no mode is answered with the modes the CLI takes, in its own terms, not the API's Companhia ids", async () => {
+    for (const modo of ["x", "999"]) {
+      const { code, err } = await run(["search", "CNF", "SDU", "2026-12-20", "--modo", modo]);
+      expect(code).toBe(2);
+      expect(err).toBe(
+        `Busca inválida:\n  --modo ${modo}: não é um modo desta busca; use a (todas as companhias), b (comparar agências) ou uma companhia: latam, gol, azul, tap, copa, american, iberia (ou o id dela).\n`,
+      );
+    }
   });
 
   it("a missing argument, an unknown option or command is refused in Portuguese, with a suggestion", async () => {

@@ -57,7 +57,7 @@ describe("voar search --base-url against the demo server", () => {
     expect(table.code).toBe(0);
     expect(table.out).toMatch(/Bilhete Fácil\s+falhou: O fornecedor recusou a consulta\./);
     expect(table.out).toContain("Atenção: Bilhete Fácil não respondeu; os resultados abaixo vêm das demais fontes.");
-    const json = await run(["search", "CNF", "SDU", ida, "--modo", "b", "--json", "--base-url", demo.apiUrl, "--token", demo.config.apiKey]);
+    const json = await run(["search", "CNF", "SDU", ida, "--modo", "b", "--json-completo", "--base-url", demo.apiUrl, "--token", demo.config.apiKey]);
     expect(ModeBEnvelopeSchema.parse(JSON.parse(json.out)).Data[0]!.Ida.some((o) => (o.Outros?.length ?? 0) > 0)).toBe(true);
   });
 

@@ -1,8 +1,8 @@
 import type { ModeBEnvelope, ModeBOffer } from "@voar/core";
 import { describe, expect, it } from "vitest";
-import { airlineSaving } from "../../src/web/search/airline-saving.js";
+import { airlineSaving } from "../../src/shared/airline-saving.js";
 import { cliCommand } from "../../src/web/search/cli-command.js";
-import { comparisonRows } from "../../src/web/search/comparison-rows.js";
+import { comparisonRows, nextInCabin } from "../../src/web/search/comparison-rows.js";
 import { localEnvelopes } from "../support/local-envelopes.js";
 
 describe("the OTA comparison of a flight", () => {
@@ -11,10 +11,31 @@ describe("the OTA comparison of a flight", () => {
     const offer = final.Data[0]!.Ida.find((o) => (o.Outros?.length ?? 0) > 1)!;
     const rows = comparisonRows(offer);
     expect(rows).toHaveLength(offer.Outros!.length + 1);
-    expect(rows[0]).toMatchObject({ nome: offer.Nome, valor: offer.ValorTotalComTaxa, url: offer.UrlPesquisa, best: true });
-    const others = rows.slice(1).map((r) => r.valor);
-    expect(others).toEqual([...others].sort((a, b) => a - b));
-    expect(others.every((v) => v >= offer.ValorTotalComTaxa)).toBe(true);
+    expect(rows[0]).toMatchObject({ nome: offer.Nome, valor: offer.ValorTotalComTaxa, url: offer.UrlPesquisa, best: true, cabinCheapest: true, difference: 0 });
+    const sameCabin = rows.filter((r) => r.cabine === rows[0]!.cabine).map((r) => r.valor);
+    expect(sameCabin).toEqual([...sameCabin].sort((a, b) => a - b));
+    expect(rows.every((v) => v.valor >= offer.ValorTotalComTaxa)).toBe(true);
+  });
+
+  it("compares fares within a cabin: another cabin's offers come after, against the cheapest of their own cabin", async () => {
+    const final = (await localEnvelopes({ Origem: "GRU", Destino: "LIS", Ida: "2026-12-20", Companhia: 1300 })).at(-1) as ModeBEnvelope;
+    const offers = [...final.Data[0]!.Ida, ...final.Data[0]!.Volta];
+    const mixed = offers.filter((o) => new Set(comparisonRows(o).map((r) => r.cabine)).size > 1);
+    expect(mixed.length, "flights with offers in two cabins").toBeGreaterThan(0);
+    for (const offer of mixed) {
+      const rows = comparisonRows(offer);
+      const cabins = rows.map((r) => r.cabine);
+      // Each cabin's rows together, the best offer's cabin first.
+      expect(cabins.filter((c, i) => c !== cabins[i - 1])).toEqual([...new Set(cabins)]);
+      expect(cabins[0]).toBe(rows[0]!.cabine);
+      for (const cabin of new Set(cabins)) {
+        const of = rows.filter((r) => r.cabine === cabin);
+        expect(of[0]!.cabinCheapest).toBe(true);
+        expect(of.every((r) => r.valor >= of[0]!.valor && Math.abs(r.difference - (r.valor - of[0]!.valor)) < 0.005)).toBe(true);
+      }
+      const next = nextInCabin(offer);
+      if (next) expect(next.cabine).toBe(rows[0]!.cabine);
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { airports } from "@voar/core/airports";
-import { directoryOf, initialFormValues, requestOf, validateForm, type SearchFormValues } from "../../src/web/search/search-form-model.js";
+import { directoryOf, initialFormValues, requestOf, validateForm, withIda, withRoundTrip, type SearchFormValues } from "../../src/web/search/search-form-model.js";
 
 const NOW = new Date("2026-11-22T15:00:00Z");
 const CNF = airports.get("CNF")!;
@@ -48,5 +48,27 @@ describe("the search form and the API's request", () => {
 
   it("asks for the return date of a round trip", () => {
     expect(validateForm(form({ roundTrip: true, volta: "" }), known, NOW).volta).toBe("Informe a data da volta, ou escolha só ida.");
+  });
+});
+
+describe("the form's dates", () => {
+  it("a new departure (typed, or a calendar day clicked) moves the return with it, keeping the stay", () => {
+    expect(withIda(form(), "2027-01-10")).toMatchObject({ ida: "2027-01-10", volta: "2027-01-17" });
+    expect(withIda(form({ volta: "2026-12-22" }), "2026-12-18")).toMatchObject({ ida: "2026-12-18", volta: "2026-12-20" });
+    // A form whose return was before its departure gets a week.
+    expect(withIda(form({ volta: "2026-12-01" }), "2026-12-24")).toMatchObject({ volta: "2026-12-31" });
+    // Half-typed: kept as typed, the return untouched.
+    expect(withIda(form(), "")).toMatchObject({ ida: "", volta: "2026-12-27" });
+  });
+
+  it("after a calendar click on a one-way search past the old return, switching to round trip gives a search the API accepts", () => {
+    const oneWay = form({ ida: "2026-12-20", volta: "2026-12-27" });
+    const clicked = withIda(oneWay, "2027-01-03");
+    const round = withRoundTrip(clicked, true);
+    expect(round).toMatchObject({ roundTrip: true, ida: "2027-01-03", volta: "2027-01-10" });
+    expect(validateForm(round, known, NOW)).toEqual({});
+    // A form whose return fell before its departure (set by hand) gets the departure plus a week when switched.
+    expect(withRoundTrip(form({ ida: "2027-01-03", volta: "2026-12-27" }), true)).toMatchObject({ volta: "2027-01-10" });
+    expect(withRoundTrip(form({ ida: "2027-01-03", volta: "" }), true)).toMatchObject({ volta: "2027-01-10" });
   });
 });

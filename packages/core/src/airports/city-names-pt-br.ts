@@ -57,5 +57,61 @@ export const CITY_NAMES_PT_BR: ReadonlyMap<string, string> = new Map([
   ["Amsterdam|Netherlands", "Amsterdã"],
 ]);
 
-/** The pt-BR name of an airport's city, when it differs from the data set's. */
-export const cityNamePtBr = (a: { readonly city: string; readonly country: string }): string | undefined => CITY_NAMES_PT_BR.get(`${a.city}|${a.country}`);
+/** Countries whose airports the data set names in Portuguese, accents included, where their cities have none. */
+const NAMED_IN_PORTUGUESE = new Set(["Brazil", "Portugal"]);
+
+/** A letter without its accent, lower case: `ã` and `Ã` as `a`. */
+const plainLetter = (c: string): string => c.normalize("NFD").replace(/\p{Diacritic}/gu, "").toLowerCase();
+const isLetter = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+
+/**
+ * The city as the airport's own name writes it, when the name holds it whole: the data set spells Brazilian cities
+ * without accents ("Sao Carlos", "Barra Do Garcas", "BLUMENAU") but their airports' names with them ("Mário
+ * Pereira Lopes–São Carlos Airport", "Barra do Garças Airport", "Blumenau Airport").
+ */
+export const cityFromAirportName = (a: { readonly city: string; readonly name: string }): string | undefined => {
+  const chars = [...a.name];
+  const plain = chars.map(plainLetter);
+  const target = [...a.city].map(plainLetter).join("");
+  if (target === "") return undefined;
+  for (let i = 0; i < chars.length; i++) {
+    if (isLetter(chars[i - 1])) continue;
+    let j = i;
+    let matched = "";
+    while (j < chars.length && matched.length < target.length) matched += plain[j++];
+    if (matched === target && !isLetter(chars[j])) return chars.slice(i, j).join("");
+  }
+  return undefined;
+};
+
+/**
+ * The pt-BR name of an airport's city, when it differs from the data set's: the curated list's, or, in Brazil and
+ * Portugal, as the airport's name writes it ({@link cityFromAirportName}).
+ */
+export const cityNamePtBr = (a: { readonly city: string; readonly country: string; readonly name?: string }): string | undefined => {
+  const curated = CITY_NAMES_PT_BR.get(`${a.city}|${a.country}`);
+  if (curated !== undefined || a.name === undefined || !NAMED_IN_PORTUGUESE.has(a.country)) return curated;
+  const named = cityFromAirportName({ city: a.city, name: a.name });
+  return named !== undefined && named !== a.city ? named : undefined;
+};
+
+const KINDS: Readonly<Record<string, string>> = { "": "Aeroporto", International: "Aeroporto Internacional", Regional: "Aeroporto Regional", State: "Aeroporto Estadual" };
+const plain = (text: string): string => [...text].map(plainLetter).join("");
+
+/**
+ * An airport of Brazil or Portugal named in Portuguese where the data set names it in English: "Altamira Airport" as
+ * "Aeroporto de Altamira" (the place is its city), "Piloto Osvaldo Marques Dias Airport" as "Aeroporto Piloto
+ * Osvaldo Marques Dias", "Corumbá International Airport" as "Aeroporto Internacional de Corumbá", "Santa Cruz Air
+ * Force Base" as "Base Aérea de Santa Cruz". `city` is the city as the directory writes it.
+ */
+export const airportNameInPortuguese = (a: { readonly name: string; readonly city: string; readonly country: string }, city: string): string | undefined => {
+  if (!NAMED_IN_PORTUGUESE.has(a.country)) return undefined;
+  const base = /^(.+?)\s+Air Force Base$/.exec(a.name.trim());
+  if (base) return `Base Aérea de ${base[1]}`;
+  const m = /^(.+?)\s+(?:(International|Regional|State)\s+)?Airport$/.exec(a.name.trim());
+  if (!m) return undefined;
+  const [, place = "", kind = ""] = m;
+  if (/^(Aeroporto|Base Aérea|Aeródromo)\b/.test(place)) return place;
+  const noun = KINDS[kind]!;
+  return plain(place) === plain(city) || plain(place) === plain(a.city) ? `${noun} de ${city}` : `${noun} ${place}`;
+};

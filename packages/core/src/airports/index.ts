@@ -13,7 +13,7 @@ import {
 } from "./airport-data.generated.js";
 import { ENTRY_SEPARATOR, unpackCoordinate, unpackName } from "./packed-table.js";
 import { AIRPORT_NAMES_PT_BR } from "./airport-names-pt-br.js";
-import { cityNamePtBr } from "./city-names-pt-br.js";
+import { airportNameInPortuguese, cityNamePtBr } from "./city-names-pt-br.js";
 import { countryNamePtBr } from "./country-names-pt-br.js";
 import { METRO_AREAS } from "./metro-areas.js";
 
@@ -37,14 +37,14 @@ export interface AirportDirectoryOptions {
    * The city's name in the language of the directory, when it differs from the record's: the airport's
    * `city` becomes it, and the record's name still finds it (`cityNamePtBr` gives "Lisboa" for "Lisbon").
    */
-  readonly localCity?: ((record: { readonly city: string; readonly country: string }) => string | undefined) | undefined;
+  readonly localCity?: ((record: { readonly city: string; readonly country: string; readonly name: string }) => string | undefined) | undefined;
   /**
    * The country's name in the language of the directory (`countryNamePtBr` of the record's ISO code gives
    * "Estados Unidos"): the airport's `country` becomes it, and the record's name still finds it.
    */
   readonly localCountry?: ((record: { readonly country: string; readonly countryCode?: string | undefined }) => string | undefined) | undefined;
   /** The airport's name in the language of the directory (`AIRPORT_NAMES_PT_BR`); the record's name still finds it. */
-  readonly localName?: ((record: { readonly iata: string; readonly name: string }) => string | undefined) | undefined;
+  readonly localName?: ((record: { readonly iata: string; readonly name: string; readonly city: string; readonly country: string }) => string | undefined) | undefined;
   /**
    * Metropolitan area codes ("city codes") and their airports: searching a code gives its airports first
    * (`NYC` gives JFK, EWR and LGA). `get` still knows airports only: a search request names an airport.
@@ -76,7 +76,7 @@ export const createAirportDirectory = (records: readonly OpenFlightsAirport[], o
     if (byCode.has(r.iata)) continue;
     const city = options.localCity?.(r);
     const country = options.localCountry?.(r);
-    const name = options.localName?.({ iata: r.iata, name: r.name });
+    const name = options.localName?.({ iata: r.iata, name: r.name, city: r.city, country: r.country });
     const airport: Airport = {
       iata: r.iata,
       name: name ?? r.name,
@@ -120,7 +120,7 @@ const MINOR = /\b(air force|air base|airbase|base aerea|heliport|helipad|army|na
  * (cities with more airports first: "rio" gives Rio de Janeiro's GIG and SDU before Rio Branco), then
  * airports whose name starts with it, then a word of the city or name starting with it, then the text
  * anywhere in city, name or country. The directory's names and the data set's both match; accents and case
- * are ignored. A city's airports stay together, military fields and heliports last.
+ * are ignored. A city's airports stay together; military fields and heliports come after every other match.
  */
 const airportSearch = (entries: readonly SearchEntry[], metroAreas: ReadonlyMap<string, readonly string[]>) => {
   const cityKey = (e: SearchEntry) => `${e.city}|${e.country}`;
@@ -152,8 +152,12 @@ const airportSearch = (entries: readonly SearchEntry[], metroAreas: ReadonlyMap<
     const byCity = (m: Match) => m === Match.City || m === Match.CityPrefix;
     // A metropolitan area's airports in its own order (the busiest first); -1 for any other airport.
     const inMetro = (e: SearchEntry) => metro.indexOf(e.a.iata);
+    // The airport of a code asked (or a metropolitan area's) first; then every airport a traveller flies from before
+    // military fields and heliports, which only a code asked brings up front.
+    const rank = (f: { e: SearchEntry; match: Match }) => (f.match === Match.Code ? 0 : f.e.minor ? 2 : 1);
     found.sort(
       (x, y) =>
+        rank(x) - rank(y) ||
         x.match - y.match ||
         inMetro(x.e) - inMetro(y.e) ||
         (byCity(x.match) ? (airportsInCity.get(cityKey(y.e)) ?? 0) - (airportsInCity.get(cityKey(x.e)) ?? 0) : 0) ||
@@ -198,8 +202,10 @@ export const airports: AirportDirectory = createAirportDirectory(shippedRecords(
 /**
  * The same airports as Brazilians read them: cities as they write them where the data set spells them
  * otherwise ("São Paulo", "Brasília", "Lisboa"; `CITY_NAMES_PT_BR`), countries in Portuguese ("Estados
- * Unidos", by `Intl.DisplayNames` from their ISO codes), and the main airports of Brazil and Portugal by
- * their own names ("Aeroporto Internacional do Galeão"; `AIRPORT_NAMES_PT_BR`). Searching by the
+ * Unidos", by `Intl.DisplayNames` from their ISO codes; Brazilian and Portuguese cities as their airports'
+ * names write them, "São Carlos"), the main airports of Brazil and Portugal by their own names ("Aeroporto
+ * Internacional do Galeão"; `AIRPORT_NAMES_PT_BR`) and the others of those countries in Portuguese ("Aeroporto
+ * de Altamira", "Base Aérea de Santa Cruz"). Searching by the
  * Portuguese or the data set's name finds them, and so do metropolitan area codes. For people-facing
  * autocomplete; the service's contract keeps {@link airports}.
  */
@@ -210,7 +216,7 @@ export const airportsPtBr: AirportDirectory = (() => {
     (directory ??= createAirportDirectory(shippedRecords(), {
       localCity: cityNamePtBr,
       localCountry: (r) => countryNamePtBr(r.countryCode ?? ""),
-      localName: (r) => AIRPORT_NAMES_PT_BR.get(r.iata),
+      localName: (r) => AIRPORT_NAMES_PT_BR.get(r.iata) ?? airportNameInPortuguese(r, cityNamePtBr(r) ?? r.city),
       metroAreas: METRO_AREAS,
     }));
   return { get: (iata) => built().get(iata), search: (text, limit) => built().search(text, limit) };

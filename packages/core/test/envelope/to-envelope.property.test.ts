@@ -93,7 +93,7 @@ describe("snapshotToEnvelope (properties)", () => {
         expect(body.Progresso?.Versao).toBe(s.version);
         if (!s.completed) expect(body.ExErro?.Extensions.LeaseId).toBe("abc");
       }),
-      { numRuns: 150 },
+      { numRuns: 60 },
     );
   });
 
@@ -147,7 +147,7 @@ describe("snapshotToEnvelope (properties)", () => {
         expect(status).toBe(400);
         expect(ErrorEnvelopeSchema.parse(envelope).Erro.Campos?.length).toBeGreaterThan(0);
       }),
-      { numRuns: 2_000 },
+      { numRuns: 600 },
     );
   });
 });

@@ -78,10 +78,11 @@ describe("stops per leg on round trips (properties)", () => {
           expect(BUCKETS.reduce<number>((n, r) => n + total({ outboundStops: [b], returnStops: [r] }), 0)).toBe(countOf(counts.outboundStops, b));
         }
       }),
-      { numRuns: 200 },
+      { numRuns: 80, seed: 44 },
     );
-    // Many cases mix stops on both legs: the property is not shown on empty or uniform results only.
-    expect(mixed).toBeGreaterThan(40);
+    // Many cases mix stops on both legs (about a third): the property is not shown on empty or uniform results only.
+    // A fixed seed, so that this count is the same on every run.
+    expect(mixed).toBeGreaterThan(16);
   });
 
   it("a filtered page lists only alternatives with the stops asked on each leg, and every group has one bucket each way", () => {
@@ -98,7 +99,7 @@ describe("stops per leg on round trips (properties)", () => {
           expect(g.inbound?.every((o) => stopsBucket(o.itinerary.stops) === back)).toBe(true);
         }
       }),
-      { numRuns: 100 },
+      { numRuns: 50 },
     );
   });
 });

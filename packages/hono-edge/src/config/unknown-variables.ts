@@ -18,8 +18,17 @@ export interface UnknownVariable {
 }
 
 /**
+ * Prefixes of `VOAR_*` variables that belong to other programs of the project, not to the service: the demo's
+ * (`VOAR_DEMO_API_KEY`, `VOAR_DEMO_SEED`...: apps/demo), set in the same shell. Not typos of a setting.
+ */
+export const OTHER_PROGRAMS = ["VOAR_DEMO_"] as const;
+
+/** A suggestion this far from the name (more letters to change) is no help: the message then names none. */
+const FAR = 4;
+
+/**
  * The `VOAR_*` variables of an environment that the service does not read, each with its closest known name, in
- * the environment's order. Variables of other programs (not `VOAR_`) are not looked at.
+ * the environment's order. Variables of other programs (not `VOAR_`, or of {@link OTHER_PROGRAMS}) are not looked at.
  *
  * @example
  * unknownVariables({ VOAR_PROT: "8080" }); // [{ name: "VOAR_PROT", closest: "VOAR_PORT", distance: 2 }]
@@ -27,7 +36,7 @@ export interface UnknownVariable {
 export const unknownVariables = (env: Readonly<Record<string, unknown>>, known: readonly string[] = knownVariables()): UnknownVariable[] => {
   const names = new Set(known);
   return Object.keys(env)
-    .filter((name) => name.startsWith("VOAR_") && !names.has(name))
+    .filter((name) => name.startsWith("VOAR_") && !names.has(name) && !OTHER_PROGRAMS.some((prefix) => name.startsWith(prefix)))
     .map((name) => {
       const near = closest(name, [...known]);
       return { name, closest: near, distance: distance(name, near) };
@@ -35,4 +44,5 @@ export const unknownVariables = (env: Readonly<Record<string, unknown>>, known: 
 };
 
 /** The sentence that says so, for a log line or a start-up error. */
-export const unknownVariableMessage = (v: UnknownVariable): string => `${v.name} is not a variable of the service (did you mean ${v.closest}?)`;
+export const unknownVariableMessage = (v: UnknownVariable): string =>
+  v.distance < FAR ? `${v.name} is not a variable of the service (did you mean ${v.closest}?)` : `${v.name} is not a variable of the service`;

@@ -5,6 +5,7 @@ import { REAL_STATUS_HEADER } from "../middleware/legacy-status.js";
 import { PaganteListSchema, PaganteUpdateSchema } from "../routes/admin-route.js";
 import { TokenRequestSchema, TokenResponseSchema } from "../routes/token-route.js";
 import { bearer, errorsOf, json, ref, UNSUPPORTED_MEDIA_TYPE, type Json } from "./openapi-parts.js";
+import { PACKAGE_VERSION } from "./package-version.js";
 
 /**
  * The OpenAPI 3.1 description of the service, generated from the zod schemas (core's wire schemas and this
@@ -162,7 +163,7 @@ export const openApiDocument = (basePath: string, extraPaths?: Json): Json => {
     openapi: "3.1.0",
     info: {
       title: "Voar: busca de voos progressiva",
-      version: "0.1.0",
+      version: PACKAGE_VERSION,
       description:
         "Busca de voos em todas as companhias (Modo A, paginada), comparação entre agências (Modo B) e busca numa só companhia. " +
         "A busca é progressiva: repita a consulta (ou envie { Token }) até Completed ser true, ou use o fluxo SSE. " +

@@ -32,9 +32,9 @@ const condition = (name: string, dependency: string) => (raw.services[name]?.dep
 describe("compose.yaml", () => {
   it("is a valid Compose file: the specification's schema, no duplicate container names or host ports", () => {
     // dclint turns on every rule it is not told about: the ones that catch a broken deployment are errors, the
-    // style rules (key order, quoting) are off, and so are two that the file breaks on purpose: the voar-server
-    // services build the image and name it (build and image), and publish their ports on every interface (so a
-    // reader's browser reaches them).
+    // style rules (key order, quoting) are off, and so are two that the file breaks on purpose or that cannot read
+    // it: the voar-server services build the image and name it (build and image), and their ports are bound to
+    // an interface through a variable (`${PUBLISH_ADDRESS:-127.0.0.1}`, checked below).
     const on = ["no-duplicate-container-names", "no-duplicate-exported-ports", "no-quotes-in-volumes", "no-version-field", "require-project-name-field", "service-container-name-regex", "service-image-require-explicit-tag"];
     const off = ["no-build-and-image", "no-unbound-port-interfaces", "require-quotes-in-ports", "service-dependencies-alphabetical-order", "service-keys-order", "service-ports-alphabetical-order", "services-alphabetical-order", "top-level-properties-order"];
     const rules = Object.fromEntries([...on.map((r) => [r, 2] as const), ...off.map((r) => [r, 0] as const)]);
@@ -42,6 +42,15 @@ describe("compose.yaml", () => {
     const [result] = linter.lintFiles([FILE], false);
     expect(result!.messages.map((m) => `${m.rule}: ${m.message}`)).toEqual([]);
     expect(result!.errorCount).toBe(0);
+  });
+
+  it("publishes every port on 127.0.0.1 unless PUBLISH_ADDRESS says otherwise: its defaults hold a demo key and a known secret", () => {
+    const published = composeServices().flatMap((s) => s.ports);
+    expect(published.length).toBeGreaterThan(5);
+    for (const port of published) {
+      expect(interpolate(port, {}), port).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
+      expect(interpolate(port, { PUBLISH_ADDRESS: "0.0.0.0" }), port).toMatch(/^0\.0\.0\.0:\d+:\d+$/);
+    }
   });
 
   it.each(voar.map((s) => [s.name, s] as const))("%s: every VOAR_* variable is one voar-server reads, and they make a valid configuration", (_, service) => {

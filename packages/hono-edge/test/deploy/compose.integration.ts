@@ -136,7 +136,8 @@ describe("compose.yaml", () => {
     expect(voarServices.map((s) => s.name)).toHaveLength(2);
     const [a, b] = voarServices;
     expect(a!.environment).toEqual(b!.environment);
-    expect(a!.ports.map((p) => p.split(":")[0])).not.toEqual(b!.ports.map((p) => p.split(":")[0]));
+    // The host port: the part before the container's (`${PUBLISH_ADDRESS:-127.0.0.1}:8787:8787`).
+    expect(a!.ports.map((p) => p.split(":").at(-2))).not.toEqual(b!.ports.map((p) => p.split(":").at(-2)));
     const redisUrl = new URL(interpolate(a!.environment["VOAR_STORE_REDIS_URL"]!, {}));
     expect(composeServices().map((s) => s.name)).toContain(redisUrl.hostname);
     expect(a!.environment["VOAR_TOKEN_SECRET"]).toBeDefined();

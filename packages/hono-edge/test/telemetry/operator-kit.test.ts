@@ -105,7 +105,7 @@ describe("the trace backend of the observability profile", () => {
     const version = /^jaegertracing\/all-in-one:(\d+)\.(\d+)\.\d+$/.exec(jaeger.image ?? "");
     expect(version && Number(version[1]) * 1000 + Number(version[2])).toBeGreaterThanOrEqual(1035);
     expect(jaeger.environment?.["COLLECTOR_OTLP_ENABLED"]).toBe("true");
-    expect(jaeger.ports).toContain("16686:16686");
+    expect(jaeger.ports).toContain("${PUBLISH_ADDRESS:-127.0.0.1}:16686:16686");
     // The endpoint the compose file tells the operator to set: this service, OTLP/HTTP's port (the exporter adds /v1/traces).
     const told = /OTEL_EXPORTER_OTLP_ENDPOINT=(http:\/\/[^\s]+)/.exec(read("compose.yaml"))?.[1];
     expect(told).toBe("http://jaeger:4318");

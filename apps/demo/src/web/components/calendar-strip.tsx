@@ -1,4 +1,5 @@
 import type { WireCalendarDay } from "@voar/core";
+import { useEffect, useRef } from "preact/hooks";
 import { formatBrl, formatDay, formatPoints } from "../../shared/pt-br-format.js";
 import { priceLevels } from "../calendar/price-scale.js";
 import type { CalendarRun } from "../calendar/use-calendar.js";
@@ -25,14 +26,21 @@ const dayLabel = (d: WireCalendarDay): string =>
 /**
  * The price calendar above the results: one button per day, the cheapest cash fare and the fewest miles
  * of each, coloured from cheap (green) to dear (red) by cash (by miles where a day has no cash fare), days
- * filling in as their searches answer. The day asked is marked; the day on screen is pressed. A click opens
- * that day's results.
+ * filling in as their searches answer, and a legend saying so. The day asked is marked (and scrolled into
+ * view where the days scroll sideways); the day on screen is pressed. A click opens that day's results.
  */
 export const CalendarStrip = ({ calendar, selected, onOpen }: CalendarStripProps) => {
   const days = calendar.envelope?.Data ?? [];
   const cash = priceLevels(days.map((d) => d.MenorValor));
   const miles = priceLevels(days.map((d) => d.MenorPontos));
   const done = calendar.envelope?.Progresso.DiasConcluidos ?? 0;
+  const list = useRef<HTMLOListElement>(null);
+  // Once per calendar, when its days first show: the day asked in the middle of the strip, not off its edge.
+  useEffect(() => {
+    const strip = list.current;
+    const asked = strip?.querySelector<HTMLElement>(".calendar__day--asked");
+    if (strip && asked) strip.scrollLeft = asked.offsetLeft - strip.offsetLeft - (strip.clientWidth - asked.offsetWidth) / 2;
+  }, [calendar.id, days.length > 0]);
   return (
     <section class="card calendar" aria-labelledby="calendario-titulo" data-testid="calendario">
       <div class="calendar__head">
@@ -43,7 +51,12 @@ export const CalendarStrip = ({ calendar, selected, onOpen }: CalendarStripProps
           {calendar.error ?? (calendar.envelope?.Completed ? `${days.length} dias` : `${done} de ${days.length || "…"} dias`)}
         </span>
       </div>
-      <ol class="calendar__days">
+      <p class="calendar__legend muted" data-testid="calendario-legenda">
+        Em cada dia, a passagem mais barata paga em dinheiro (R$, tarifa pagante, com taxas) e a de menos milhas (mi, mais taxas), para
+        todos os passageiros; cores do mais barato (verde) ao mais caro (vermelho). Na lista abaixo, um grupo pago com milhas tem como
+        preço o valor das milhas mais as taxas: ela pode começar abaixo do R$ do dia.
+      </p>
+      <ol class="calendar__days" ref={list}>
         {days.map((d, i) => {
           const level = cash[i] ?? miles[i];
           const classes = ["calendar__day", level === null || level === undefined ? "" : `calendar__day--l${level}`, d.DiaPedido ? "calendar__day--asked" : "", d.Completed ? "" : "is-loading"];

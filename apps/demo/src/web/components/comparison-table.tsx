@@ -2,10 +2,9 @@ import type { ModeBOffer } from "@voar/core";
 import { formatBrl, formatPercent } from "../../shared/pt-br-format.js";
 import { comparisonRows } from "../search/comparison-rows.js";
 
-/** Every OTA's price for one flight, with how much more each costs than the best one. */
+/** Every OTA's price for one flight, cabin by cabin, with how much more each costs than the cheapest of its cabin. */
 export const ComparisonTable = ({ offer }: { readonly offer: ModeBOffer }) => {
   const rows = comparisonRows(offer);
-  const best = offer.ValorTotalComTaxa;
   return (
     <div class="table-scroll">
       <table class="comparison" data-testid="comparacao">
@@ -28,7 +27,7 @@ export const ComparisonTable = ({ offer }: { readonly offer: ModeBOffer }) => {
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr key={`${r.site}|${r.opcao}|${r.valor}`} class={r.best ? "is-best" : undefined}>
+            <tr key={`${r.site}|${r.opcao}|${r.valor}|${r.cabine}`} class={r.best ? "is-best" : r.cabinCheapest ? "is-other-cabin" : undefined} data-cabine={r.cabine}>
               <th scope="row">
                 {r.nome}
                 <span class="comparison__site">{r.site}</span>
@@ -36,8 +35,14 @@ export const ComparisonTable = ({ offer }: { readonly offer: ModeBOffer }) => {
               <td class="num" data-label="Preço total">
                 {formatBrl(r.valor)}
               </td>
-              <td class="num" data-label="Diferença">
-                {r.best ? <span class="tag tag--best">mais barata</span> : `+${formatBrl(r.valor - best)} (+${formatPercent(((r.valor - best) / best) * 100)})`}
+              <td class="num" data-label="Diferença" data-testid="diferenca">
+                {r.best ? (
+                  <span class="tag tag--best">mais barata</span>
+                ) : r.cabinCheapest ? (
+                  <span class="tag">mais barata em {r.cabine}</span>
+                ) : (
+                  `+${formatBrl(r.difference)} (+${formatPercent((r.difference / (r.valor - r.difference)) * 100)})`
+                )}
               </td>
               <td data-label="Cabine">{r.cabine}</td>
               <td data-label="Opção">{r.opcao}</td>

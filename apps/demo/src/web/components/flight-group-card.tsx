@@ -1,6 +1,7 @@
 import type { ModeAFlight } from "@voar/core";
 import { groupPoints } from "../../shared/group-points.js";
 import { formatBrl } from "../../shared/pt-br-format.js";
+import { groupFareLabel } from "../format/fare-label.js";
 import { passengersText } from "../format/passengers.js";
 import { JsonBlock } from "./json-viewer.js";
 import { LegList } from "./leg-list.js";
@@ -38,6 +39,7 @@ export const FlightGroupCard = ({ flight, position }: FlightGroupCardProps) => {
         saving={fg.percentualEconomia}
         savingBase={`${formatBrl(fg.priceInCompany)} na companhia`}
         passengers={passengersText(fg.fares)}
+        fare={groupFareLabel(flight)}
       />
       <div class={back.length > 0 ? "flight__ways flight__ways--round" : "flight__ways"}>
         <SegmentOptions title="Ida" segments={flight.segments} />

@@ -1,7 +1,8 @@
 import type { ModeBOffer } from "@voar/core";
 import { passengersText } from "../format/passengers.js";
 import { formatBrl, formatDay, formatPercent } from "../../shared/pt-br-format.js";
-import { airlineSaving } from "../search/airline-saving.js";
+import { airlineSaving } from "../../shared/airline-saving.js";
+import { nextInCabin } from "../search/comparison-rows.js";
 import { ComparisonTable } from "./comparison-table.js";
 import { ItineraryLine, type ItineraryEnds } from "./itinerary-line.js";
 import { JsonBlock } from "./json-viewer.js";
@@ -31,7 +32,8 @@ export const OfferCard = ({ offer, comparison, infants }: OfferCardProps) => {
   // Like for like: the offer's total with taxes against the airline's price with taxes, shown beside it.
   const saving = airlineSaving(offer);
   const discount = saving && saving.sellerDiscountPercent > 0 ? `; inclui ${formatPercent(saving.sellerDiscountPercent)} de desconto da agência` : "";
-  const next = [...others].sort((a, b) => a.Valor - b.Valor)[0];
+  // The next agency in the same cabin: an Executiva fare is no saving against an Econômica one.
+  const next = nextInCabin(offer);
   const airline = offer.Cia?.Nome ?? "—";
   const passengers = passengersText([
     { passengersType: "ADT", passengersCount: offer.Adultos },
@@ -68,10 +70,10 @@ export const OfferCard = ({ offer, comparison, infants }: OfferCardProps) => {
           </p>
           {next ? (
             <p class="saving saving--strong" data-testid="economia">
-              Economize {formatBrl(next.Valor - offer.ValorTotalComTaxa)} frente à próxima agência ({next.Nome})
+              Economize {formatBrl(next.difference)} frente à próxima agência ({next.nome}, {next.cabine})
             </p>
           ) : (
-            <p class="muted">Só esta agência vende este voo.</p>
+            <p class="muted">{others.length > 0 ? "Nenhuma outra agência vende esta cabine." : "Só esta agência vende este voo."}</p>
           )}
         </div>
       ) : null}

@@ -14,10 +14,12 @@ interface PriceBlockProps {
   /** The figure the saving is a percentage of, with what it includes, e.g. `R$ 545,88 na companhia, com taxas`. */
   readonly savingBase: string;
   readonly passengers: string;
+  /** What the fare includes (family, baggage), which sets apart two prices of one flight. */
+  readonly fare?: string | undefined;
 }
 
 /** The price of a group or offer: total, how it is paid (miles plus taxes, or cash), and the saving. */
-export const PriceBlock = ({ total, taxes, points, returnPoints, saving, savingBase, passengers }: PriceBlockProps) => (
+export const PriceBlock = ({ total, taxes, points, returnPoints, saving, savingBase, passengers, fare }: PriceBlockProps) => (
   <div class="price-block">
     <strong class="price-block__total" data-testid="preco">
       {formatBrl(total)}
@@ -32,6 +34,11 @@ export const PriceBlock = ({ total, taxes, points, returnPoints, saving, savingB
         {formatMiles(points, returnPoints)}/adulto + {formatBrl(taxes)} de taxas
       </span>
     )}
+    {fare ? (
+      <span class="price-block__fare" data-testid="tarifa">
+        {fare}
+      </span>
+    ) : null}
     {saving >= 1 ? (
       <span class="saving">
         {formatPercent(saving)} abaixo da companhia <span class="saving__base">({savingBase})</span>

@@ -1,4 +1,4 @@
-import { FLEXIBLE_DAYS, type FieldMessages, type SearchFormValues } from "../search/search-form-model.js";
+import { FLEXIBLE_DAYS, withIda, withRoundTrip, type FieldMessages, type SearchFormValues } from "../search/search-form-model.js";
 import { AirportInput } from "./airport-input.js";
 import { errorAttributes, FieldError } from "./field-error.js";
 import { ModeFields } from "./mode-fields.js";
@@ -43,16 +43,16 @@ export const SearchForm = ({ values, errors, busy, served, onChange, onSubmit }:
         <legend>Datas</legend>
         <div class="trip-type">
           <label>
-            <input type="radio" name="viagem" checked={!values.roundTrip} onChange={() => set("roundTrip", false)} /> Só ida
+            <input type="radio" name="viagem" checked={!values.roundTrip} onChange={() => onChange(withRoundTrip(values, false))} /> Só ida
           </label>
           <label>
-            <input type="radio" name="viagem" checked={values.roundTrip} onChange={() => set("roundTrip", true)} /> Ida e volta
+            <input type="radio" name="viagem" checked={values.roundTrip} onChange={() => onChange(withRoundTrip(values, true))} /> Ida e volta
           </label>
         </div>
         <div class="dates__row">
           <div class="field">
             <label for="campo-ida">Ida</label>
-            <input id="campo-ida" type="date" value={values.ida} onInput={(e) => set("ida", e.currentTarget.value)} {...errorAttributes("campo-ida-erro", errors.ida)} />
+            <input id="campo-ida" type="date" value={values.ida} onInput={(e) => onChange(withIda(values, e.currentTarget.value))} {...errorAttributes("campo-ida-erro", errors.ida)} />
             <FieldError id="campo-ida-erro" message={errors.ida} />
           </div>
           {values.roundTrip ? (
@@ -72,13 +72,21 @@ export const SearchForm = ({ values, errors, busy, served, onChange, onSubmit }:
           {values.modo !== "otas" ? (
             <div class="field">
               <label for="campo-calendario">Calendário de preços</label>
-              <select id="campo-calendario" value={values.diasFlexiveis} onChange={(e) => set("diasFlexiveis", Number(e.currentTarget.value))}>
+              <select
+                id="campo-calendario"
+                aria-describedby="campo-calendario-dica"
+                value={values.diasFlexiveis}
+                onChange={(e) => set("diasFlexiveis", Number(e.currentTarget.value))}
+              >
                 {FLEXIBLE_DAYS.map((n) => (
                   <option key={n} value={n}>
-                    {n === 0 ? "Sem calendário" : `±${n} dias (${2 * n + 1} dias)`}
+                    {n === 0 ? "Nenhum" : `±${n} dias`}
                   </option>
                 ))}
               </select>
+              <p id="campo-calendario-dica" class="field-hint">
+                {values.diasFlexiveis === 0 ? "só o dia da ida" : `${2 * values.diasFlexiveis + 1} dias em volta da ida`}
+              </p>
             </div>
           ) : null}
         </div>

@@ -110,6 +110,29 @@ export const directoryOf = (known: readonly (AirportSuggestion | undefined)[]): 
   return { get: (code) => byCode.get(code.toUpperCase()), search: () => [] };
 };
 
+const DAY_MS = 86_400_000;
+const isDate = (text: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`));
+const addDays = (date: string, days: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+const daysBetween = (from: string, to: string): number => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+
+/** The stay of a return the form proposes when it has none of its own: a week. */
+export const DEFAULT_STAY_DAYS = 7;
+
+/** The form's stay (`volta - ida`, in days), or {@link DEFAULT_STAY_DAYS} when its dates give none. */
+const stayOf = (v: Pick<SearchFormValues, "ida" | "volta">): number =>
+  isDate(v.ida) && isDate(v.volta) && daysBetween(v.ida, v.volta) >= 0 ? daysBetween(v.ida, v.volta) : DEFAULT_STAY_DAYS;
+
+/**
+ * The form with another departure date (typed, or a day of the price calendar clicked): the return moves with it,
+ * keeping the stay the form had, so that a round trip chosen now, or later, is one the API accepts.
+ */
+export const withIda = (v: SearchFormValues, ida: string): SearchFormValues =>
+  isDate(ida) ? { ...v, ida, volta: addDays(ida, stayOf(v)) } : { ...v, ida };
+
+/** The form switched to a round trip (or back): a return missing, or before the departure, becomes the departure plus a week. */
+export const withRoundTrip = (v: SearchFormValues, roundTrip: boolean): SearchFormValues =>
+  roundTrip && isDate(v.ida) && !(isDate(v.volta) && daysBetween(v.ida, v.volta) >= 0) ? { ...v, roundTrip, volta: addDays(v.ida, DEFAULT_STAY_DAYS) } : { ...v, roundTrip };
+
 /** `YYYY-MM-DD` some days after today, in the person's own calendar. */
 export const daysFromToday = (days: number, now = new Date()): string => {
   const d = new Date(now.getFullYear(), now.getMonth(), now.getDate() + days);
