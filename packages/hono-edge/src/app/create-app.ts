@@ -87,11 +87,13 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   d.metrics.runningSearches(() => hub.runningCount());
   // Price calendars, when the app has the feature and the store keeps them: their days are ordinary searches of the hub.
   const calendars = d.priceCalendar?.hubFor(d, hub, admission);
+  // Price watches, when the app has the feature and the store keeps them: their checks are searches of the hub too.
+  const alerts = d.priceAlerts?.start(d, hub);
   // One listener on the shutdown signal for the whole app (one per open stream would pass Node's limit of 10).
   const shutdownHooks = new Set<() => void>();
   d.signal?.addEventListener("abort", () => {
     for (const hook of [...shutdownHooks]) hook();
-    Promise.all([calendars?.close(), hub.close()]).catch((e: unknown) => logger.log({ level: "error", msg: "shutdown.failed", error: e instanceof Error ? e.message : String(e) }));
+    Promise.all([calendars?.close(), alerts?.close(), hub.close()]).catch((e: unknown) => logger.log({ level: "error", msg: "shutdown.failed", error: e instanceof Error ? e.message : String(e) }));
   });
   const searchDeps: SearchRouteDeps = {
     hub,
@@ -142,6 +144,10 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     app.post(`${base}/ConsultaAereo/Calendario`, bearer, json, limit, handlers.poll);
     app.post(`${base}/ConsultaAereo/Calendario/Stream`, bearer, json, limit, handlers.stream);
   }
+  if (alerts) {
+    const served = alerts.mount(app, { base, bearer, json, limit, keepAliveMs: config.sse.keepAliveMs, retryMs: config.sse.retryMs, logger, shutdown });
+    for (const [path, methods] of served) allowed.set(path, methods);
+  }
   app.post(
     `${base}/Token`,
     tokenHandler(auth, {
@@ -155,7 +161,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   app.get(`${base}/admin/pagante`, admin, getPaganteHandler(d.pagante));
   app.put(`${base}/admin/pagante`, admin, json, putPaganteHandler(d.pagante, config.limits.bodyBytes, logger, d.clock));
   let document: ReturnType<typeof openApiDocument> | undefined;
-  app.get(`${base}/openapi.json`, (c) => c.json((document ??= openApiDocument(base, calendars && d.priceCalendar?.openApiPaths(base)))));
+  app.get(`${base}/openapi.json`, (c) => c.json((document ??= openApiDocument(base, { ...(calendars && d.priceCalendar?.openApiPaths(base)), ...(alerts && d.priceAlerts?.openApiPaths(base)) }))));
   const docs = docsHandlers(base, d.docsAssets);
   app.get(`${base}/docs`, docs.page);
   app.get(`${base}/docs/assets/:file`, docs.asset);

@@ -1,6 +1,7 @@
 import { AIRLINES } from "@voar/core";
 import * as z from "zod";
 import { AdmissionSchema } from "./admission-schema.js";
+import { AlertSettingsSchema } from "./alerts-schema.js";
 import { CalendarSettingsSchema } from "./calendar-schema.js";
 import { StoreSchema, UpstreamSchema } from "./deploy-schema.js";
 import { HttpSchema, LoginLimitsSchema } from "./edge-schema.js";
@@ -161,6 +162,8 @@ export const ServiceConfigSchema = z
     search: SearchSettingsSchema.prefault({}),
     /** Price calendars: day searches around a date (see the calendar guide). */
     calendar: CalendarSettingsSchema.prefault({}),
+    /** Price watches ("avise-me quando baixar"): quotas, budget, schedule, webhooks (see the price alerts guide). */
+    alerts: AlertSettingsSchema.prefault({}),
     sse: SseSchema.prefault({}),
     http: HttpSchema.prefault({}),
     cors: CorsSchema.prefault({}),
