@@ -45,7 +45,7 @@ export const alertApp = (o: { readonly alerts?: PriceAlertsOptions; readonly con
   let started: PriceAlerts | undefined;
   const feature = priceAlerts({ timer: false, ...o.alerts });
   const { app, logs } = testApp({
-    configInput: o.configInput,
+    ...(o.configInput ? { configInput: o.configInput } : {}),
     ...o.deps,
     priceAlerts: { ...feature, start: (d, s) => (started = feature.start(d, s)) },
   });
