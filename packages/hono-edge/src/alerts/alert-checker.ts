@@ -1,7 +1,7 @@
 import { todayInSaoPaulo } from "@voar/core";
 import type { AlertSettings } from "../config/alerts-schema.js";
 import type { Clock } from "../clock.js";
-import type { RateLimiter } from "../limits/token-bucket.js";
+import type { RateLimiter, TokenBuckets } from "../limits/token-bucket.js";
 import type { Logger } from "../logging/logger.js";
 import type { ClaimedUnit, FiredEvent, UnitResult } from "./alert-record.js";
 import type { AlertMetrics } from "./alert-metrics.js";
@@ -23,7 +23,7 @@ export interface AlertCheckerOptions {
   /** The tenant's budget of checks per hour (its quota). */
   readonly checksOf: (tenant: string) => RateLimiter;
   /** The upstream requests the checks may spend per hour, every instance together; undefined: no upstream, no budget. */
-  readonly upstream: RateLimiter | undefined;
+  readonly upstream: TokenBuckets | undefined;
   /** A new alert id (`webhook-id`). */
   readonly newId: () => string;
   /** 0..1; default `Math.random`. */
@@ -40,6 +40,8 @@ export interface AlertChecker {
   close(): void;
 }
 
+/** The budget's one key: every check of the deployment draws on it. */
+const BUDGET_KEY = "checks";
 /** How long a day whose check failed waits before its next try. */
 const FAILED_RETRY_MS = 60_000;
 /** How often the schedule's numbers (days scheduled, cost of a check) are read again. */
@@ -51,8 +53,8 @@ const WRITE_TRIES = 8;
  * Runs the watches' day checks, each slot by exactly one instance: a due day is leased to one instance (the
  * store's `claim`), its lease renewed while it is checked, and recorded by that instance only (`complete`); a dead
  * instance's slot goes to another once its lease lapses. A check asks the tenants' quotas (a day all of whose
- * tenants spent theirs waits for the next hour), then the upstream budget (one request's worth up front, the rest
- * once its cost is known), then searches the day through `prices` (the shared cache and searches), applies what it
+ * tenants spent theirs waits for them), then the upstream budget (what a check has cost lately, up front; the
+ * difference once its cost is known), then searches the day through `prices` (the shared cache and searches), applies what it
  * found to each watch of the day (alerts written with the watch, at the revision read) and only then records the
  * check: an instance that dies between the two leaves a slot that is checked again, never a lost alert; the
  * alerts' rule never fires twice for one price.
@@ -68,6 +70,25 @@ export const createAlertChecker = (o: AlertCheckerOptions): AlertChecker => {
     if (budgetPerHour === undefined) return 0;
     if (o.clock.now() - stats.readAt >= STATS_EVERY_MS) stats = { ...(await o.store.stats()), readAt: o.clock.now() };
     return budgetFloorMs(stats.units, stats.requestsPerCheck, budgetPerHour);
+  };
+
+  /** Takes a check's expected cost from the budget: how many requests were taken, or minus the seconds to wait. */
+  const reserve = async (budget: TokenBuckets): Promise<number> => {
+    await floor();
+    const wanted = Math.max(1, Math.ceil(stats.requestsPerCheck));
+    for (let taken = 0; taken < wanted; taken++) {
+      const d = await budget.take(BUDGET_KEY);
+      if (!d.ok) {
+        for (let i = 0; i < taken; i++) await budget.refund(BUDGET_KEY);
+        return -d.retryAfterSeconds;
+      }
+    }
+    return wanted;
+  };
+  /** Takes the rest of a check's cost, or gives back what it did not need. */
+  const settle = async (budget: TokenBuckets, taken: number, cost: number) => {
+    for (let i = taken; i < cost; i++) await budget.take(BUDGET_KEY);
+    for (let i = cost; i < taken; i++) await budget.refund(BUDGET_KEY);
   };
 
   /** Applies a day's check to every watch of it; each write at the revision it read, tried again when another came first. */
@@ -107,11 +128,13 @@ export const createAlertChecker = (o: AlertCheckerOptions): AlertChecker => {
       o.logger.log({ level: "info", msg: "alert.check_deferred", unit: unit.key, reason: "quota", retryInMs: wait * 1000 });
       return o.store.release(unit.key, o.owner, wait * 1000);
     }
-    const up = o.upstream ? await o.upstream.take("checks") : { ok: true as const };
-    if (!up.ok) {
+    // The upstream budget: what a check has cost lately, taken up front (a check while that is unknown: one request).
+    const upFront = o.upstream ? await reserve(o.upstream) : 0;
+    if (upFront < 0) {
+      const wait = -upFront;
       o.metrics.check("budget", 0);
-      o.logger.log({ level: "info", msg: "alert.check_deferred", unit: unit.key, reason: "budget", retryInMs: up.retryAfterSeconds * 1000 });
-      return o.store.release(unit.key, o.owner, up.retryAfterSeconds * 1000);
+      o.logger.log({ level: "info", msg: "alert.check_deferred", unit: unit.key, reason: "budget", retryInMs: wait * 1000 });
+      return o.store.release(unit.key, o.owner, wait * 1000);
     }
     const heartbeat = setInterval(() => void o.store.renew(unit.key, o.owner, schedule.leaseMs).catch(() => undefined), Math.max(50, Math.floor(schedule.leaseMs / 3)));
     let result: UnitResult;
@@ -126,8 +149,8 @@ export const createAlertChecker = (o: AlertCheckerOptions): AlertChecker => {
       return o.store.release(unit.key, o.owner, Math.min(FAILED_RETRY_MS, schedule.minIntervalMs));
     }
     try {
-      // The rest of its cost, now that it is known (its first request was taken up front).
-      if (o.upstream) for (let i = 1; i < result.requests; i++) await o.upstream.take("checks");
+      // Its cost, now known, set against what was taken up front.
+      if (o.upstream) await settle(o.upstream, upFront, result.requests);
       await apply(unit, result);
     } finally {
       clearInterval(heartbeat);
@@ -135,6 +158,7 @@ export const createAlertChecker = (o: AlertCheckerOptions): AlertChecker => {
     const stable = result.failed === 0 && samePrices(unit.last?.prices, result.prices) ? unit.stable + 1 : 0;
     const nextInMs = nextCheckInMs({ daysAhead: daysBetween(todayInSaoPaulo(new Date(o.clock.now())), day), stable, settings: schedule, floorMs: await floor(), random: random() });
     const recorded = await o.store.complete(unit.key, o.owner, unit.claimed, result, stable, nextInMs);
+    if (result.requests > 0) stats = { ...stats, readAt: -Infinity }; // the average moved: read it again before the next reservation
     o.metrics.check("checked", result.requests);
     o.logger.log({ level: "info", msg: recorded ? "alert.checked" : "alert.check_lease_lost", unit: unit.key, slot: unit.claimed, requests: result.requests, watches: Object.keys(unit.watchers).length, nextInMs });
   };

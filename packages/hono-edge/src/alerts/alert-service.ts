@@ -23,9 +23,12 @@ export interface AlertServiceOptions {
 /** One step of a tenant's alert stream: an alert, or a keep-alive after a quiet while. */
 export type AlertUpdate = { readonly kind: "event"; readonly record: EventRecord } | { readonly kind: "keep-alive" };
 
-/** The tenant's quotas: `alerts.quota`, with its own line of `alerts.tenants` over it. */
+/**
+ * The tenant's quotas: `alerts.quota`, with its own line of `alerts.tenants` over it, named by the tenant's id
+ * (`apikey:<name>`, `agency:<username>`) or by the name or username alone.
+ */
 export const quotaOf = (settings: AlertSettings, tenant: string): { readonly watches: number; readonly checksPerHour: number } => {
-  const own = settings.tenants[tenant];
+  const own = settings.tenants[tenant] ?? settings.tenants[tenant.slice(tenant.indexOf(":") + 1)];
   return { watches: own?.watches ?? settings.quota.watches, checksPerHour: own?.checksPerHour ?? settings.quota.checksPerHour };
 };
 

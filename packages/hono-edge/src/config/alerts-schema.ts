@@ -58,12 +58,18 @@ const WebhooksSchema = z.strictObject({
   secretGraceMs: z.int().min(0).max(604_800_000).default(86_400_000),
 });
 
+/** A tenant's own quotas, over `quota`: what it leaves out is `quota`'s. */
+const TenantQuotaSchema = z.strictObject({
+  watches: z.int().min(0).max(1_000_000).optional(),
+  checksPerHour: z.int().min(1).max(10_000_000).optional(),
+});
+
 /** `alerts.*`. */
 export const AlertSettingsSchema = z.strictObject({
   /** Quotas of every tenant. */
   quota: QuotaSchema.prefault({}),
-  /** Quotas of some tenants, by name, over `quota`. */
-  tenants: z.record(z.string(), QuotaSchema.partial()).default({}),
+  /** Quotas of some tenants over `quota`, by API key name or agency username (or tenant id, `apikey:<name>`). */
+  tenants: z.record(z.string(), TenantQuotaSchema).default({}),
   budget: BudgetSchema.prefault({}),
   schedule: ScheduleSchema.prefault({}),
   webhooks: WebhooksSchema.prefault({}),
