@@ -18,6 +18,8 @@ export interface DemoAppDeps {
   readonly webRoot: string;
   /** Folder of the built documentation site, served under `/docs/` (see `docs-site.ts`). */
   readonly docsRoot?: string | undefined;
+  /** Routes of the demo's own (the price alerts' webhook receiver, `demo-alerts.ts`), added before the page. */
+  readonly extraRoutes?: ((app: Hono) => void) | undefined;
 }
 
 const MAX_QUERY = 64;
@@ -42,6 +44,8 @@ export const createDemoApp = (deps: DemoAppDeps): Hono => {
     c.header("Cache-Control", "public, max-age=3600");
     return c.json(found);
   });
+
+  deps.extraRoutes?.(app);
 
   if (deps.docsRoot !== undefined) {
     app.get("/docs", (c) => c.redirect("/docs/", 301));
