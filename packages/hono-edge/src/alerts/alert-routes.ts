@@ -20,6 +20,8 @@ export interface AlertStreamSettings {
   readonly retryMs: number;
   readonly logger: Logger;
   readonly shutdown?: { add(hook: () => void): () => void } | undefined;
+  /** Counts the stream among the instance's SSE streams: refused (429) at admission control's cap. */
+  readonly openStream?: (() => () => void) | undefined;
 }
 
 const tenantOf = (c: Context<AppEnv>) => c.get("principal").tenant;
@@ -62,8 +64,10 @@ const lastSeqOf = (header: string | undefined): number => (header !== undefined 
 export const alertStreamHandler =
   (alerts: AlertService, settings: AlertStreamSettings): Handler<AppEnv> =>
   (c) => {
+    const leave = settings.openStream?.() ?? (() => undefined);
     const abort = new AbortController();
-    const unhook = settings.shutdown?.add(() => abort.abort()) ?? (() => undefined);
+    const unhooked = settings.shutdown?.add(() => abort.abort()) ?? (() => undefined);
+    const unhook = () => (unhooked(), leave());
     const updates = alerts.updates(tenantOf(c), lastSeqOf(c.req.header("last-event-id")), settings.keepAliveMs, abort.signal);
     let started = false;
     const body = new ReadableStream<Uint8Array>({

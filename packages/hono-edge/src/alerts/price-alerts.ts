@@ -57,6 +57,8 @@ export interface AlertMiddleware {
   readonly retryMs: number;
   readonly logger: Logger;
   readonly shutdown?: { add(hook: () => void): () => void } | undefined;
+  /** Admission control's count of SSE streams (`Admission.openStream`). */
+  readonly openStream?: (() => () => void) | undefined;
 }
 
 /** The feature as `createApp` takes it. */
@@ -129,7 +131,7 @@ const startAlerts = (options: PriceAlertsOptions, d: ResolvedDeps, searches: Sea
       const base = `${m.base}/Alertas`;
       app.post(base, m.bearer, m.json, m.limit, h.create);
       app.get(base, m.bearer, m.limit, h.list);
-      app.get(`${base}/Stream`, m.bearer, m.limit, alertStreamHandler(service, { keepAliveMs: m.keepAliveMs, retryMs: m.retryMs, logger: m.logger, shutdown: m.shutdown }));
+      app.get(`${base}/Stream`, m.bearer, m.limit, alertStreamHandler(service, { keepAliveMs: m.keepAliveMs, retryMs: m.retryMs, logger: m.logger, shutdown: m.shutdown, openStream: m.openStream }));
       app.get(`${base}/Segredo`, m.bearer, m.limit, h.secret);
       app.post(`${base}/Segredo`, m.bearer, m.limit, h.rotate);
       app.get(`${base}/:id`, m.bearer, m.limit, h.get);

@@ -144,7 +144,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     app.post(`${base}/ConsultaAereo/Calendario`, bearer, json, limit, handlers.poll);
     app.post(`${base}/ConsultaAereo/Calendario/Stream`, bearer, json, limit, handlers.stream);
   }
-  for (const [path, methods] of alerts?.mount(app, { base, bearer, json, limit, keepAliveMs: config.sse.keepAliveMs, retryMs: config.sse.retryMs, logger, shutdown }) ?? []) allowed.set(path, methods);
+  for (const [path, methods] of alerts?.mount(app, { base, bearer, json, limit, keepAliveMs: config.sse.keepAliveMs, retryMs: config.sse.retryMs, logger, shutdown, openStream: () => admission.openStream() }) ?? []) allowed.set(path, methods);
   app.post(
     `${base}/Token`,
     tokenHandler(auth, {
