@@ -107,6 +107,9 @@ beforeAll(async () => {
     VOAR_UPSTREAM_PASSWORD: ACCOUNT.password,
     VOAR_UPSTREAM_AIRLINES: "1,2,3",
     VOAR_UPSTREAM_OTAS: "false",
+    // The test reads its watches every 100 ms: the tenants' request budget out of its way.
+    VOAR_RATE_LIMIT_CAPACITY: "100000",
+    VOAR_RATE_LIMIT_REFILL_PER_SECOND: "100000",
     // Scaled time: the cache keeps an answer 1 s and a check's search is not joined again after 0.5 s; every day is
     // checked every ~1.5 s (the hourly schedule), leases last 2 s, failed deliveries are retried after 0.2-0.4 s.
     VOAR_UPSTREAM_CACHE_FRESH_MS: "1000",
@@ -152,7 +155,11 @@ const api = async (server: VoarServer, key: string, path: string, body?: unknown
   });
   return { status: res.status, body: await res.json() };
 };
-const alertOf = async (server: VoarServer, key: string, id: string) => (await api(server, key, `/${id}`)).body.Data[0];
+const alertOf = async (server: VoarServer, key: string, id: string) => {
+  const { status, body } = await api(server, key, `/${id}`);
+  if (status !== 200) throw new Error(`GET /Alertas/${id}: ${status} ${JSON.stringify(body)}`);
+  return body.Data[0];
+};
 /** Waits until `check` holds (polled every 100 ms), at most `ms`. */
 const until = async <T>(what: string, ms: number, read: () => Promise<T>, check: (v: T) => boolean): Promise<T> => {
   const end = Date.now() + ms;
