@@ -2,7 +2,7 @@
  * `pnpm bench` — runs every benchmark of the repo in one process, one after the other, and writes
  * BENCHMARKS.md (`--quick`: small sizes, seconds; prints the table and does not overwrite the committed file
  * unless `--write` is given). `--only=<section>[,<section>]` (engine, latency, service, upstream, variance, edge,
- * cache, calendar, load, topologies) runs those sections alone and prints their rows, never writing the file. Nothing here
+ * cache, calendar, load, topologies, alerts) runs those sections alone and prints their rows, never writing the file. Nothing here
  * asserts absolute times: comparisons are ratios measured side by side.
  */
 import { writeFileSync } from "node:fs";
@@ -21,6 +21,7 @@ import { cacheRows } from "./sections/cache.js";
 import { calendarRows } from "./sections/calendar.js";
 import { loadRows } from "./sections/load.js";
 import { topologyRows } from "./sections/topologies.js";
+import { alertRows } from "./sections/alerts.js";
 
 /** A section of the report: its rows and its "how to read" paragraph. */
 export interface Section {
@@ -51,6 +52,7 @@ await run("fewer upstream calls", () => cacheRows(quick), "cache");
 await run("price calendar", () => calendarRows(quick), "calendar");
 await run("load", () => loadRows(quick));
 await run("Redis topologies", () => topologyRows(quick), "topologies");
+await run("price watches", () => alertRows(quick), "alerts");
 
 const m = machine();
 const allRows = sections.flatMap((s) => s.rows);

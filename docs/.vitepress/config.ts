@@ -40,6 +40,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     items: [
       { text: "Endpoints", link: "/service/endpoints" },
       { text: "Price calendar (flexible dates)", link: "/service/calendar" },
+      { text: "Price alerts (avise-me quando baixar)", link: "/service/alerts" },
       { text: "In your own Hono app", link: "/service/hono-app" },
       { text: "Error catalogue", link: "/reference/generated/errors" },
       { text: "Configuration reference", link: "/reference/generated/configuration" },

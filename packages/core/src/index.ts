@@ -192,3 +192,35 @@ export {
   type CalendarEnvelopeOptions,
   type WireCalendarDay,
 } from "./calendar/calendar-envelope.js";
+
+// Price watches ("avise-me quando baixar"): the request, the rule, the wire
+export { CABINS, cabinOf, dayPricesByCabin, type Cabin } from "./alerts/alert-cabin.js";
+export { decideLow, type LowDecision, type LowState } from "./alerts/alert-rule.js";
+export {
+  ALERT_KIND_WIRE,
+  ALERT_MESSAGES,
+  AlertRequestSchema,
+  MAX_ALERT_FLEXIBLE_DAYS,
+  parseAlertRequest,
+  type AlertKind,
+  type AlertSpec,
+  type AlertWindow,
+} from "./alerts/alert-request.js";
+export {
+  AlertEnvelopeSchema,
+  AlertEventDataSchema,
+  AlertEventSchema,
+  AlertSchema,
+  DeliveryEnvelopeSchema,
+  DeliverySchema,
+  listEnvelope,
+  WebhookSecretEnvelopeSchema,
+  WebhookSecretSchema,
+  type AlertEnvelope,
+  type AlertEvent,
+  type DeliveryEnvelope,
+  type WebhookSecretEnvelope,
+  type WireAlert,
+  type WireDelivery,
+} from "./alerts/alert-wire.js";
+export { addDays, epochDay } from "./request/request-dates.js";

@@ -20,6 +20,9 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import type { SearchSource } from "@voar/core";
 import { createApp } from "./app/create-app.js";
 import { priceCalendar } from "./calendar/price-calendar.js";
+import { priceAlerts } from "./alerts/price-alerts.js";
+import { promAlertMetrics } from "./entries/node-alert-metrics.js";
+import { nodeResolver, nodeWebhookPost } from "./entries/node-webhooks.js";
 import { nodeDocsAssets } from "./docs/node-docs-assets.js";
 import { batchedLineWriter } from "./entries/node-log-writer.js";
 import { serveNode } from "./entries/node-server.js";
@@ -246,6 +249,12 @@ const app = (() => {
       logger,
       docsAssets: nodeDocsAssets(),
       priceCalendar: priceCalendar(),
+      // Price watches: hosts of webhooks resolved and every connection's address checked (SSRF), their metrics beside the service's.
+      priceAlerts: priceAlerts({
+        resolve: nodeResolver,
+        post: nodeWebhookPost(config.alerts.webhooks.allowPrivateAddresses),
+        metrics: metrics && promAlertMetrics(metrics.registry),
+      }),
       signal: shutdown.signal,
       load,
       metrics,

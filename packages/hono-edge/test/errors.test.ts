@@ -30,8 +30,8 @@ describe("every error code answers its HTTP status in the envelope", () => {
     expect([...codes].sort()).toEqual([...ERROR_CODES].sort());
   });
 
-  it("the table keeps the catalogue's status for every code, except 404/405/415 for a wrong route, method or media type, 408/417/431 for the server's own refusals", () => {
-    const own: Record<string, number> = { RouteNotFound: 404, MethodNotAllowed: 405, UnsupportedMediaType: 415, RequestTimeout: 408, ExpectationFailed: 417, HeadersTooLarge: 431 };
+  it("the table keeps the catalogue's status for every code, except 404/405/415 for a wrong route, method or media type (or a price alert that is not the tenant's), 408/417/431 for the server's own refusals", () => {
+    const own: Record<string, number> = { RouteNotFound: 404, UnknownAlert: 404, MethodNotAllowed: 405, UnsupportedMediaType: 415, RequestTimeout: 408, ExpectationFailed: 417, HeadersTooLarge: 431 };
     for (const [tag, row] of Object.entries(ERROR_TABLE)) {
       expect(row.status).toBe(own[tag] ?? ERROR_CATALOGUE[row.codigo].status);
     }

@@ -39,6 +39,8 @@ export const createFanOutSources = (options: UpstreamOptions & FanOutIdentity & 
   fanOutSources(upstreamContext(options, options.transport ?? createFetchTransport(options.fetch)), options);
 
 export { createClient, type VoarClient } from "./client/create-client.js";
+export type { AlertsClient, WatchRequest, WebhookSecret } from "./client/alerts-client.js";
+export { verifyAlertWebhook, WebhookVerificationError } from "./client/verify-webhook.js";
 export type { CalendarRequest, ClientOptions, ClientTransport, Envelope, SearchRequest } from "./client/client-options.js";
 export { createFetchTransport } from "./transport/fetch-transport.js";
 export { transportFailure, type TimeoutLimits } from "./transport/transport-failure.js";

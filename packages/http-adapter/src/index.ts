@@ -109,4 +109,9 @@ export {
   type UpstreamSource,
   type UpstreamSourceIdentity,
   type PollingOptions,
+  verifyAlertWebhook,
+  WebhookVerificationError,
+  type AlertsClient,
+  type WatchRequest,
+  type WebhookSecret,
 } from "./fetch.js";

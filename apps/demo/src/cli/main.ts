@@ -10,6 +10,7 @@ import { inPortuguese } from "./pt-br-help.js";
 import { describeFieldErrors, requestFromArgs, type SearchFlags } from "./request-from-args.js";
 import { modeATable, modeBTable } from "./result-table.js";
 import { addCalendarCommand, type CalendarCommandIo } from "./calendar-command.js";
+import { addAlertCommand, type AlertCommandIo } from "./alert-command.js";
 
 /** Where the CLI writes; injectable so tests capture it. */
 export interface CliIo {
@@ -21,6 +22,8 @@ export interface CliIo {
   readonly remote?: (body: Record<string, unknown>, opts: { baseUrl: string; token?: string | undefined }) => PreparedSearch;
   /** Runs a prepared calendar against a remote service (`voar calendario --base-url`); default: the SDK's client. */
   readonly remoteCalendar?: CalendarCommandIo["remote"];
+  /** `voar alerta`: the SDK client's `fetch` and what ends `ouvir` and `receptor` (tests); default the global fetch, Ctrl+C. */
+  readonly alerts?: Pick<AlertCommandIo, "fetch" | "signal"> | undefined;
 }
 
 interface Flags extends SearchFlags {
@@ -152,6 +155,7 @@ export const main = async (
     });
 
   addCalendarCommand(program, { out: io.out, err: io.err, pc, color, remote: io.remoteCalendar, exit: (c) => void (code = c) });
+  addAlertCommand(program, { out: io.out, err: io.err, pc, ...io.alerts, exit: (c) => void (code = c) });
 
   try {
     await program.parseAsync([...argv], { from: "user" });

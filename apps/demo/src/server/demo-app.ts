@@ -18,6 +18,8 @@ export interface DemoAppDeps {
   readonly webRoot: string;
   /** Folder of the built documentation site, served under `/docs/` (see `docs-site.ts`). */
   readonly docsRoot?: string | undefined;
+  /** Routes of the demo's own (the price alerts' webhook receiver, `demo-alerts.ts`), added before the page. */
+  readonly extraRoutes?: ((app: Hono) => void) | undefined;
 }
 
 const MAX_QUERY = 64;
@@ -45,6 +47,7 @@ export const createDemoApp = (deps: DemoAppDeps): Hono => {
 
   // The page links its icon; pages that do not (the documentation site, the API's docs) get it at the usual place.
   app.get("/favicon.ico", (c) => c.redirect("/favicon.svg", 301));
+  deps.extraRoutes?.(app);
 
   if (deps.docsRoot !== undefined) {
     app.get("/docs", (c) => c.redirect("/docs/", 301));

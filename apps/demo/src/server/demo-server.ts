@@ -2,7 +2,9 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { AIRLINES, sourcesFor, type SearchSource } from "@voar/core";
 import { airportsPtBr } from "@voar/core/airports";
-import { ConfigError, createApp, loadConfig, priceCalendar, type Logger } from "@voar/hono-edge";
+import { ConfigError, createApp, loadConfig, priceAlerts, priceCalendar, type Logger } from "@voar/hono-edge";
+import type { Hono } from "hono";
+import { ALERT_DELIVERIES_PATH, ALERT_WEBHOOK_PATH, mountAlertReceiver } from "./demo-alerts.js";
 import { nodeDocsAssets } from "@voar/hono-edge/node-docs";
 import type { DemoConfig } from "../shared/demo-config.js";
 import { createDemoApp } from "./demo-app.js";
@@ -51,6 +53,8 @@ const serviceConfig = (o: DemoOptions) => {
       apiKeys: [{ name: "demo", key: o.apiKey }],
       adminKeys: [o.adminKey],
       limits: { rateLimit: { capacity: 600, refillPerSecond: 50 } },
+      // The page's "me avise" posts alerts to the demo's own receiver, on this machine.
+      alerts: { webhooks: { allowPrivateAddresses: true } },
     },
     env,
   });
@@ -76,7 +80,7 @@ export const startDemoServer = async (overrides: Partial<DemoOptions> = {}): Pro
   if (!docsSiteBuilt()) write(`A documentação em /docs ainda não foi construída: rode ${DOCS_BUILD_COMMAND}.`);
 
   const shutdown = new AbortController();
-  const service = createApp({ config, sources: demoSources.sources, logger: consoleLogger(write), docsAssets: nodeDocsAssets(), signal: shutdown.signal, priceCalendar: priceCalendar() });
+  const service = createApp({ config, sources: demoSources.sources, logger: consoleLogger(write), docsAssets: nodeDocsAssets(), signal: shutdown.signal, priceCalendar: priceCalendar(), priceAlerts: priceAlerts() });
   const pageConfig: DemoConfig = {
     apiBaseUrl: config.basePath,
     apiKey: options.apiKey,
@@ -87,8 +91,17 @@ export const startDemoServer = async (overrides: Partial<DemoOptions> = {}): Pro
     openApiUrl: `${config.basePath}/openapi.json`,
     simulatedFailures: demoSources.failing,
     companhias: servedCompanhias(demoSources.sources),
+    alertWebhookPath: ALERT_WEBHOOK_PATH,
+    alertDeliveriesPath: ALERT_DELIVERIES_PATH,
   };
-  const app = createDemoApp({ service, basePath: config.basePath, config: pageConfig, airports: airportsPtBr, webRoot: WEB_DIST, docsRoot: DOCS_DIST });
+  // The receiver checks signatures with the demo tenant's secret, as any agency's receiver would.
+  let secret: Promise<string> | undefined;
+  const readSecret = async () => {
+    const res = await service.fetch(new Request(`http://demo${config.basePath}/Alertas/Segredo`, { headers: { Authorization: `Bearer ${options.apiKey}` } }));
+    return ((await res.json()) as { Data: { Segredo: string }[] }).Data[0]!.Segredo;
+  };
+  const extraRoutes = (app: Hono) => mountAlertReceiver(app, () => (secret ??= readSecret()));
+  const app = createDemoApp({ service, basePath: config.basePath, config: pageConfig, airports: airportsPtBr, webRoot: WEB_DIST, docsRoot: DOCS_DIST, extraRoutes });
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: options.port, hostname: options.hostname }, () => resolve(s));

@@ -34,6 +34,10 @@ export interface DemoConfig {
    * (the simulator has no Interline; a real upstream's account lists its own, `VOAR_UPSTREAM_AIRLINES`).
    */
   readonly companhias: readonly number[];
+  /** The demo's webhook receiver for price alerts (same origin as the page): the "me avise" control's `Webhook`. */
+  readonly alertWebhookPath?: string | undefined;
+  /** What the receiver got, newest first (the page polls it). */
+  readonly alertDeliveriesPath?: string | undefined;
 }
 
 /** One airport of the autocomplete, `GET /demo/airports?q=`: core's airport, time zone included. */

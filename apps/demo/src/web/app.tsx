@@ -9,6 +9,7 @@ import { DeveloperPanel } from "./components/developer-panel.js";
 import { OperatorPanel } from "./components/operator-panel.js";
 import { Intro, ResultsArea } from "./components/results-area.js";
 import { CalendarStrip } from "./components/calendar-strip.js";
+import { AlertControl } from "./components/alert-control.js";
 import { SearchForm } from "./components/search-form.js";
 import { useCalendar } from "./calendar/use-calendar.js";
 import {
@@ -133,6 +134,7 @@ export const App = () => {
         ) : null}
         <SearchForm values={values} errors={errors} busy={run?.status === "running"} served={config?.companhias} onChange={setValues} onSubmit={() => void submit(values)} />
         {prices.calendar ? <CalendarStrip calendar={prices.calendar} selected={run?.request.Ida} onOpen={openDay} /> : null}
+        {prices.calendar ? <AlertControl calendar={prices.calendar} client={client} config={config} /> : null}
         {run ? <ResultsArea run={run} backend={config?.backend} onPage={onPage} onPageSize={onPageSize} filters={filters} sort={sort} onView={onView} /> : <Intro />}
         {config ? <DeveloperPanel config={config} request={run?.request ?? requestOf(values, { pageSize })} searched={run !== undefined} /> : null}
       </main>

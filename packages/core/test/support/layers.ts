@@ -29,6 +29,7 @@ export const LAYERS = [
   "envelope", // views → our envelope: schemas, writers, progress, Filtros and Ordenacao
   "request", // a request body → a query and a view (and back, for clients)
   "calendar", // the price calendar: day searches composed (plan, cheapest fares, the Observable, its request and answer)
+  "alerts", // price watches: their request, the rule that fires them, prices per cabin, the wire of watches and alerts
 ] as const;
 
 /** A module of src/: its path relative to src/ (`engine/search.ts`) and its text. */

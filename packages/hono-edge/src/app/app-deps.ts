@@ -13,6 +13,7 @@ import type { SessionStore } from "../search/session-store.js";
 import { createMemoryPaganteSettings, type PaganteSettings } from "../settings/pagante-settings.js";
 import type { DocsAssets } from "../docs/docs-page.js";
 import type { PriceCalendarFeature } from "../calendar/price-calendar.js";
+import type { PriceAlertsFeature } from "../alerts/price-alerts.js";
 import { noopMetrics, type MetricsExposition, type ServiceMetrics } from "../telemetry/service-metrics.js";
 
 /** What {@link createApp} is made of. Only the configuration and the sources are required. */
@@ -64,6 +65,12 @@ export interface AppDeps {
    * routes answer 404): the Worker's bundle, with a size budget, goes without; the Node, Deno and Bun entries give it.
    */
   readonly priceCalendar?: PriceCalendarFeature | undefined;
+  /**
+   * Price watches (`/Alertas`: a tenant asks once, its webhook or stream is told when a route gets cheaper):
+   * `priceAlerts()`. Kept in the session store (`SessionStore.alerts`: the memory and Redis stores have them).
+   * Default: none (the routes answer 404). The Node entry gives it.
+   */
+  readonly priceAlerts?: PriceAlertsFeature | undefined;
   /** Aborting it stops the searches this instance runs and releases their leases (graceful shutdown). */
   readonly signal?: AbortSignal | undefined;
   /**
@@ -92,10 +99,11 @@ export interface AppDeps {
 }
 
 /** {@link AppDeps} with every default filled in. */
-export type ResolvedDeps = { readonly [K in Exclude<keyof AppDeps, "signal" | "clientAddress" | "docsAssets" | "load" | "metricsExposition" | "upstreamLogin" | "upstreamPace" | "priceCalendar">]-?: NonNullable<AppDeps[K]> } & {
+export type ResolvedDeps = { readonly [K in Exclude<keyof AppDeps, "signal" | "clientAddress" | "docsAssets" | "load" | "metricsExposition" | "upstreamLogin" | "upstreamPace" | "priceCalendar" | "priceAlerts">]-?: NonNullable<AppDeps[K]> } & {
   readonly upstreamLogin: (() => LoginState) | undefined;
   readonly upstreamPace: (() => PaceState) | undefined;
   readonly priceCalendar: PriceCalendarFeature | undefined;
+  readonly priceAlerts: PriceAlertsFeature | undefined;
   readonly metricsExposition: MetricsExposition | undefined;
   readonly signal: AbortSignal | undefined;
   readonly load: LoadSignal | undefined;
@@ -139,6 +147,7 @@ export const resolveDeps = (deps: AppDeps): ResolvedDeps => {
     signal: deps.signal,
     docsAssets: deps.docsAssets,
     priceCalendar: deps.priceCalendar,
+    priceAlerts: deps.priceAlerts,
     load: deps.load,
     metrics: deps.metrics ?? noopMetrics,
     metricsExposition: deps.metricsExposition,

@@ -21,7 +21,7 @@ import { tokenHandler } from "../routes/token-route.js";
 import { createLoginGuard } from "../limits/login-guard.js";
 import { SearchHub } from "../search/search-hub.js";
 import { Admission } from "../limits/admission.js";
-import { loginReadiness, paceReadiness } from "../sources/upstream-login.js";
+import { readyHandler } from "./ready-route.js";
 import type { AppEnv } from "./app-env.js";
 import { resolveDeps, type AppDeps } from "./app-deps.js";
 
@@ -88,11 +88,13 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   d.metrics.runningSearches(() => hub.runningCount());
   // Price calendars, when the app has the feature and the store keeps them: their days are ordinary searches of the hub.
   const calendars = d.priceCalendar?.hubFor(d, hub, admission);
+  // Price watches, when the app has the feature and the store keeps them: their checks are searches of the hub too.
+  const alerts = d.priceAlerts?.start(d, hub);
   // One listener on the shutdown signal for the whole app (one per open stream would pass Node's limit of 10).
   const shutdownHooks = new Set<() => void>();
   d.signal?.addEventListener("abort", () => {
     for (const hook of [...shutdownHooks]) hook();
-    Promise.all([calendars?.close(), hub.close()]).catch((e: unknown) => logger.log({ level: "error", msg: "shutdown.failed", error: e instanceof Error ? e.message : String(e) }));
+    Promise.all([calendars?.close(), alerts?.close(), hub.close()]).catch((e: unknown) => logger.log({ level: "error", msg: "shutdown.failed", error: e instanceof Error ? e.message : String(e) }));
   });
   const searchDeps: SearchRouteDeps = {
     hub,
@@ -143,6 +145,7 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
     app.post(`${base}/ConsultaAereo/Calendario`, bearer, json, limit, handlers.poll);
     app.post(`${base}/ConsultaAereo/Calendario/Stream`, bearer, json, limit, handlers.stream);
   }
+  for (const [path, methods] of alerts?.mount(app, { base, bearer, json, limit, keepAliveMs: config.sse.keepAliveMs, retryMs: config.sse.retryMs, logger, shutdown, openStream: () => admission.openStream() }) ?? []) allowed.set(path, methods);
   app.post(
     `${base}/Token`,
     tokenHandler(auth, {
@@ -156,26 +159,14 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   app.get(`${base}/admin/pagante`, admin, getPaganteHandler(d.pagante));
   app.put(`${base}/admin/pagante`, admin, json, putPaganteHandler(d.pagante, config.limits.bodyBytes, logger, d.clock));
   let document: ReturnType<typeof openApiDocument> | undefined;
-  app.get(`${base}/openapi.json`, (c) => c.json((document ??= openApiDocument(base, calendars && d.priceCalendar?.openApiPaths(base)))));
+  app.get(`${base}/openapi.json`, (c) => c.json((document ??= openApiDocument(base, { ...(calendars && d.priceCalendar?.openApiPaths(base)), ...(alerts && d.priceAlerts?.openApiPaths(base)) }))));
   const docs = docsHandlers(base, d.docsAssets);
   app.get(`${base}/docs`, docs.page);
   app.get(`${base}/docs/assets/:file`, docs.asset);
   // Liveness: the process answers. Readiness: it can serve searches, i.e. its session store answers too
   // (load balancers and orchestrators stop sending traffic while /ready is 503).
   app.get("/health", (c) => c.json({ status: "ok" as const }));
-  // An overloaded instance (admission control shedding) is ready for nobody new either, and says why: its
-  // store may answer perfectly well.
-  app.get("/ready", async (c) => {
-    if (!(await hub.ready())) return c.json({ status: "unavailable" as const, store: "unreachable" as const }, 503, { "Retry-After": "1" });
-    const load = admission.state();
-    if (load.overloaded) return c.json({ status: "overloaded" as const, reason: load.reason, loopDelayMs: load.loopDelayMs }, 503, { "Retry-After": String(admission.retryAfterSeconds) });
-    // The upstream refusing the configured credentials is the deployment's configuration: not ready (a rollout stops).
-    const login = d.upstreamLogin ? loginReadiness(d.upstreamLogin()) : { ready: true };
-    if (!login.ready) return c.json({ status: "misconfigured" as const, upstream: login.upstream }, 503);
-    // An upstream slower than the plain client's pace: still ready, and said.
-    const upstream = { ...login.upstream, ...(d.upstreamPace && paceReadiness(d.upstreamPace())) };
-    return c.json({ status: "ready" as const, ...(Object.keys(upstream).length > 0 ? { upstream } : {}) });
-  });
+  app.get("/ready", readyHandler(hub, admission, d));
 
   const exposition = d.metricsExposition;
   // The operator's metrics (Prometheus text), to admin keys only: they tell how busy the service is.

@@ -1,9 +1,11 @@
 import { AIRLINES } from "@voar/core";
 import * as z from "zod";
 import { AdmissionSchema } from "./admission-schema.js";
+import { AlertSettingsSchema } from "./alerts-schema.js";
 import { CalendarSettingsSchema } from "./calendar-schema.js";
 import { StoreSchema, UpstreamSchema } from "./deploy-schema.js";
 import { HttpSchema, LoginLimitsSchema } from "./edge-schema.js";
+import { SearchSettingsSchema } from "./search-schema.js";
 
 /**
  * The operator's settings of the service, as one zod schema: every field has a default except the
@@ -78,33 +80,6 @@ const LimitsSchema = z.strictObject({
   admission: AdmissionSchema.prefault({}),
 });
 
-const SearchSettingsSchema = z.strictObject({
-  /** A search completes with what it has after this long (decisions.md: 60 s). */
-  deadlineMs: z.int().min(100).max(600_000).default(60_000),
-  /**
-   * At the deadline, a source still being sent an answer (a slow upstream's 30 s answer) is waited for, at most this
-   * long, so its answer is not thrown away; 0: the deadline is final. A fast upstream has nothing in flight then.
-   */
-  deadlineHoldMs: z.int().min(0).max(600_000).default(60_000),
-  /** How long a completed search is kept and shared before the same query starts a new one (10 min). */
-  ttlMs: z.int().min(0).max(86_400_000).default(600_000),
-  /**
-   * How long a completed search in which some source failed (for any reason) is shared with new
-   * requests for the same query (30 s; capped by `ttlMs`). A search that failed as a whole is shared for at most 12 s (see `rejoinWindowMs`).
-   */
-  failedTtlMs: z.int().min(0).max(86_400_000).default(30_000),
-  /** How long the instance running a search holds it without a sign of life before another may take over. */
-  leaseMs: z.int().min(1_000).max(600_000).default(15_000),
-  /** `Progresso.ProximaConsultaMs` while a search runs. */
-  pollHintMs: z.int().min(0).max(60_000).default(500),
-  /** Longest wait for a source's next batch (core default 20 s). */
-  sourceTimeoutMs: z.int().min(100).max(600_000).optional(),
-  /** Attempts per source, the first included (core default 3). */
-  maxAttempts: z.int().min(1).max(10).optional(),
-  /** Ids of the sources that run (`latam`, `ota:voaja`...); absent: every source given to `createApp`. */
-  sources: z.array(z.string().min(1)).min(1).optional(),
-});
-
 const SseSchema = z.strictObject({
   /** A comment line is sent after this long without a snapshot, so proxies keep the stream open. */
   keepAliveMs: z.int().min(1_000).max(300_000).default(15_000),
@@ -166,6 +141,8 @@ export const ServiceConfigSchema = z
     search: SearchSettingsSchema.prefault({}),
     /** Price calendars: day searches around a date (see the calendar guide). */
     calendar: CalendarSettingsSchema.prefault({}),
+    /** Price watches ("avise-me quando baixar"): quotas, budget, schedule, webhooks (see the price alerts guide). */
+    alerts: AlertSettingsSchema.prefault({}),
     sse: SseSchema.prefault({}),
     http: HttpSchema.prefault({}),
     cors: CorsSchema.prefault({}),

@@ -47,6 +47,8 @@ export const ERROR_TABLE: { readonly [T in ServiceErrorTag]: ErrorMapping } = {
   RequestTimeout: { codigo: "TEMPO_ESGOTADO", status: 408 },
   TooManyConnections: { codigo: "LIMITE_EXCEDIDO", status: 429 },
   ExpectationFailed: { codigo: "REQUISICAO_INVALIDA", status: 417 },
+  UnknownAlert: { codigo: "REQUISICAO_INVALIDA", status: 404 },
+  AlertQuotaReached: { codigo: "LIMITE_EXCEDIDO", status: 429 },
   InternalError: { codigo: "ERRO_INTERNO", status: 500 },
 };
 
@@ -57,8 +59,13 @@ export interface ErrorResponse {
   readonly body: ErrorEnvelope;
 }
 
-const detailsOf = (e: ServiceError): { readonly campos?: readonly FieldError[]; readonly mensagem?: string | undefined } => {
+const detailsOf = (e: ServiceError): { readonly campos?: readonly FieldError[]; readonly mensagem?: string | undefined; readonly retentavel?: boolean } => {
   switch (e._tag) {
+    case "UnknownAlert":
+      return { campos: e.campos };
+    case "AlertQuotaReached":
+      // The same request keeps failing until a watch is removed: not retryable, and no Retry-After.
+      return { mensagem: e.mensagem, retentavel: false };
     case "InvalidRequest":
       return { campos: e.campos, mensagem: e.mensagem };
     case "UnknownSearch":
@@ -110,8 +117,8 @@ const headersOf = (e: ServiceError): Record<string, string> => {
  */
 export const toErrorResponse = (e: ServiceError, requestId: string): ErrorResponse => {
   const row = ERROR_TABLE[e._tag];
-  const { campos, mensagem } = detailsOf(e);
+  const { campos, mensagem, retentavel } = detailsOf(e);
   // `Progresso` is always present (the issue's rule): a request refused before any search has no sources.
-  const { body } = errorEnvelope(row.codigo, { requestId, campos, mensagem, progresso: toWireProgress(0, [], 0) });
+  const { body } = errorEnvelope(row.codigo, { requestId, campos, mensagem, retentavel, progresso: toWireProgress(0, [], 0) });
   return { status: row.status, headers: headersOf(e), body };
 };

@@ -1,4 +1,5 @@
 import type { FieldError } from "@voar/core";
+import { ALERT_ERROR_TAGS, type AlertError } from "./alert-errors.js";
 import { EDGE_ERROR_TAGS, type EdgeError } from "./edge-errors.js";
 import type { InstanceOverloaded } from "./instance-overloaded.js";
 
@@ -172,12 +173,13 @@ export type ServiceError =
   | MethodNotAllowed
   | UnsupportedMediaType
   | EdgeError
+  | AlertError
   | InternalError;
 
 /** The tag of a {@link ServiceError}. */
 export type ServiceErrorTag = ServiceError["_tag"];
 
-const TAGS: ReadonlySet<string> = new Set<Exclude<ServiceErrorTag, EdgeError["_tag"]>>([
+const TAGS: ReadonlySet<string> = new Set<Exclude<ServiceErrorTag, EdgeError["_tag"] | AlertError["_tag"]>>([
   "InvalidRequest",
   "UnknownSearch",
   "Unauthorized",
@@ -194,4 +196,4 @@ const TAGS: ReadonlySet<string> = new Set<Exclude<ServiceErrorTag, EdgeError["_t
 
 /** True when a value is one of the tagged {@link ServiceError}s (read from the tag, never the message). */
 export const isServiceError = (u: unknown): u is ServiceError =>
-  u instanceof Error && "_tag" in u && typeof u._tag === "string" && (TAGS.has(u._tag) || (EDGE_ERROR_TAGS as readonly string[]).includes(u._tag));
+  u instanceof Error && "_tag" in u && typeof u._tag === "string" && (TAGS.has(u._tag) || (EDGE_ERROR_TAGS as readonly string[]).includes(u._tag) || (ALERT_ERROR_TAGS as readonly string[]).includes(u._tag));

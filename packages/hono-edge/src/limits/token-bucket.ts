@@ -97,7 +97,10 @@ export type LimitName =
   | "login-account-all"
   | "login-account-all-sustained"
   | "login-success"
-  | "login-known";
+  | "login-known"
+  // The price watches' (`alerts/`): a tenant's checks per hour, and the upstream requests their checks may spend.
+  | "alert-checks"
+  | "alert-budget";
 
 /** Size and refill of one budget. */
 export interface BucketSettings {

@@ -11,6 +11,7 @@ import { redisKeys, taggedSearchId } from "./redis-keys.js";
 import { isRedisConnection, openRedisConnection, type RedisConnection } from "./redis-connection.js";
 import { createRedisWatchers } from "./redis-watchers.js";
 import { createRedisCalendarStore } from "./redis-calendar-store.js";
+import { createRedisAlertStore } from "./redis-alert-store.js";
 import { searchPlaces } from "./search-places.js";
 import type { RedisClient } from "./topology/open-client.js";
 import type { RedisTarget } from "./topology/redis-target.js";
@@ -153,6 +154,8 @@ export const createRedisSessionStore = (options: RedisSessionStoreOptions): Redi
   return {
     // The price calendars beside the searches, on the same connection and guard.
     calendars: createRedisCalendarStore({ redis, guard, keys, ttlMs: options.ttlMs }),
+    // The price watches, their schedule and deliveries, on the same connection, guard and pub/sub.
+    alerts: createRedisAlertStore({ redis, guard, watchers, keyPrefix: options.keyPrefix ?? "voar:", cluster }),
     searchIdFor: taggedSearchId,
     openOrJoin: (candidate) => openSearch({ run, open: scripts.open, keys, cluster, places, caps, ttlMs: options.ttlMs }, candidate),
     async get(id) {

@@ -1,3 +1,4 @@
+import { createMemoryAlertStore } from "../alerts/memory-alert-store.js";
 import { createMemoryCalendarStore } from "../calendar/memory-calendar-store.js";
 import type { Clock } from "../clock.js";
 import { mergeChanges, type SearchChange } from "./search-change.js";
@@ -123,6 +124,7 @@ export const createMemorySessionStore = (options: MemorySessionStoreOptions): Se
   return {
     // The calendars beside the searches, bounded by the same caps (they are far smaller).
     calendars: createMemoryCalendarStore({ clock: options.clock, maxCalendars: options.maxSessions, maxCalendarsPerTenant: options.maxSessionsPerTenant, ttlMs: options.ttlMs }),
+    alerts: createMemoryAlertStore({ clock: options.clock }),
     openOrJoin(candidate) {
       const id = byKey.get(candidate.key);
       const existing = id === undefined ? undefined : live(id);

@@ -1,4 +1,5 @@
 import type { SearchQuery } from "@voar/core";
+import type { AlertStore } from "../alerts/alert-store.js";
 import type { CalendarStore } from "../calendar/calendar-store.js";
 import type { SearchChange } from "./search-change.js";
 
@@ -126,6 +127,13 @@ export interface SessionStore {
    * (`POST /ConsultaAereo/Calendario` answers 404).
    */
   readonly calendars?: CalendarStore | undefined;
+
+  /**
+   * Where the price watches live (the watches, their checks' schedule and leases, their alerts and deliveries), on
+   * the same store, so every instance that shares it serves them and one of them checks each day. Absent: no
+   * alerts (the `/Alertas` routes answer 404).
+   */
+  readonly alerts?: AlertStore | undefined;
 
   // A store that can be unreachable (Redis) implements the three below; one that cannot (in memory) may omit them.
 

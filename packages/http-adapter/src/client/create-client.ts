@@ -6,13 +6,14 @@
 import { HttpStatusError, isSourceError, MalformedPayload, withAbsoluteDates, type CalendarEnvelope } from "@voar/core";
 import type { Observable } from "rxjs";
 import { abortableObservable } from "./abortable-observable.js";
+import { alertsClient, type AlertsClient } from "./alerts-client.js";
 import { resolveClientOptions, type CalendarRequest, type ClientOptions, type Envelope, type ResolvedClientOptions, type SearchRequest } from "./client-options.js";
 import { pollEnvelopes } from "./poll-envelopes.js";
 import { CALENDAR_ROUTE, SEARCH_ROUTE, type ProgressiveRoute } from "./progressive-route.js";
 import { openStream } from "./sse-envelopes.js";
 
-/** A client of the service. */
-export interface VoarClient {
+/** A client of the service (its price watches too: `watch`, `watches`, `alerts$`, the webhook secret). */
+export interface VoarClient extends AlertsClient {
   /** The envelope of every snapshot of a search; completes after the one with `Completed: true`. Unsubscribing aborts the request in flight. */
   search$(request: SearchRequest): Observable<Envelope>;
   /** The same, as an async iterator; `signal` aborts it. */
@@ -80,6 +81,8 @@ const lastOf = async <E>(all: AsyncGenerator<E>, what: string): Promise<E> => {
  * const final = await client.searchAll({ Origem: "CNF", Destino: "SDU", Ida: "+30", Volta: "+37", Companhia: 1300 });
  * for await (const envelope of client.search({ Origem: "CNF", Destino: "GIG", Ida: "+45" })) render(envelope);
  * const days = await client.calendarAll({ Origem: "GRU", Destino: "SSA", Ida: "+30", DiasFlexiveis: 3 });
+ * const alerta = await client.watch({ Origem: "GRU", Destino: "SSA", Ida: "2026-07-10", DiasFlexiveis: 3, TetoValor: 450, Webhook: "https://agencia.example/voar" });
+ * client.alerts$().subscribe(({ event }) => console.log(event.data.Dia, event.data.Valor?.Atual));
  */
 export const createClient = (options: ClientOptions): VoarClient => {
   const o = resolveClientOptions(options);
@@ -88,6 +91,7 @@ export const createClient = (options: ClientOptions): VoarClient => {
   const calendar = (request: CalendarRequest, opts: { readonly signal?: AbortSignal | undefined } = {}) =>
     envelopes<CalendarEnvelope>(o, request, opts.signal ?? new AbortController().signal, CALENDAR_ROUTE);
   return {
+    ...alertsClient(o),
     search$: (request) => abortableObservable((signal) => envelopes<Envelope>(o, request, signal, SEARCH_ROUTE)),
     search,
     searchAll: (request, opts = {}) => lastOf(search(request, opts), "a busca"),

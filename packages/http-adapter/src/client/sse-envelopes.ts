@@ -17,7 +17,8 @@ export type StreamOpening<E = Envelope> =
   | { readonly kind: "stream"; readonly envelopes: AsyncGenerator<E> }
   | { readonly kind: "unsupported"; readonly status: number };
 
-async function* eventsOf(body: ReadableStream<Uint8Array>, signal: AbortSignal): AsyncGenerator<EventSourceMessage> {
+/** The events of an SSE body, parsed by `eventsource-parser`; leaving early releases the connection. */
+export async function* eventsOf(body: ReadableStream<Uint8Array>, signal: AbortSignal): AsyncGenerator<EventSourceMessage> {
   const pending: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (event) => pending.push(event) });
   const reader = body.getReader();

@@ -13,6 +13,8 @@ export interface VoarServer {
   rawLines(): readonly string[];
   /** SIGTERM (graceful), SIGKILL after 3 s. */
   stop(): Promise<void>;
+  /** SIGKILL at once: the instance dies mid-work, as a crashed node does. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -57,6 +59,12 @@ export const startVoarServer = async (env: Readonly<Record<string, string>>, tim
     logs: () => records,
     stderr: () => errors,
     rawLines: () => raw,
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      child.kill("SIGKILL");
+      await exited;
+    },
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
