@@ -27,7 +27,7 @@ const CAP = 8;
  * The share of the plain client's requests the adapter aims to spend: a margin under it, as what the plain client would
  * have spent is estimated (a search the adapter left at its deadline, the plain client would have polled on).
  */
-const TARGET = 0.9;
+const TARGET = 0.8;
 
 /** The aimed polls' budget of one adapter. */
 export class PollBudget {

@@ -60,8 +60,13 @@ export interface Plan {
   readonly probed?: number | undefined;
 }
 
-/** A poll aimed at a time goes this much after it (the model reads what polls saw): 100 ms. */
-export const AIM_AFTER_STEPS = 0.1;
+/**
+ * A poll aimed at a time goes this much after it: 300 ms, room for the queues and timers between here and an upstream
+ * under load (an aim that arrives a little early costs a request and shows the airline at the next poll).
+ */
+export const AIM_AFTER_STEPS = 0.3;
+/** A tick goes this much after the plain client's: 100 ms. */
+const TICK_AFTER_STEPS = 0.1;
 /** A poll sent within this much before a tick covers the tick: 1.5 s (what finishes in between is seen at the next poll). */
 const TICK_SLACK_STEPS = 1.5;
 /** Shortest wait after a poll: 250 ms. */
@@ -181,7 +186,7 @@ export const planNextPoll = (input: PlanInput): Plan => {
   const horizon = Math.max(...awaited.map((a) => a.model?.horizonMs ?? 0), nextTick(lastSentAt, paceMs, stepMs));
   let tick = nextTick(lastSentAt, paceMs, stepMs);
   while (tick < horizon && skippable(awaited, lastSentAt, tick + stepMs, lastSentAt)) tick += paceMs;
-  const tickAt = tick + AIM_AFTER_STEPS * stepMs;
+  const tickAt = tick + TICK_AFTER_STEPS * stepMs;
 
   // The best aim before that tick, if it is worth its price: of aims bringing about as much on time, the one that
   // saves the most lateness (just after a sharp time; at the end of a vague span, so its end is caught too).

@@ -65,13 +65,14 @@ describe("one all-airlines upstream search, followed by each airline", () => {
       // down), its flights show within a second or a tenth of its time (TAP, Copa, American and Iberia fly nothing on
       // this route: once learned, they are fetched with the others).
       if (day > 12) {
-        expect(at("LATAM")).toBeLessThanOrEqual(1_200 + 1_000);
+        expect(at("LATAM")).toBeLessThanOrEqual(1_200 + 1_500);
         expect(at("Azul")).toBeLessThanOrEqual(4_000 + 1_500);
-        expect(at("GOL")).toBeLessThanOrEqual(25_000 + 2_500);
+        expect(at("GOL")).toBeLessThanOrEqual(25_000 + 3_000);
       }
     }
-    // Learned, the first result within a second of the fastest airline's answer (LATAM, 1.2 s: TAP flies nothing here).
-    for (const first of firsts.slice(2)) expect(first).toBeLessThanOrEqual(1_200 + 1_000);
+    // Learned, the first result within a second and a half of the fastest airline's answer (LATAM, 1.2 s: TAP flies
+    // nothing here; an aim goes 300 ms after the learned time).
+    for (const first of firsts.slice(2)) expect(first).toBeLessThanOrEqual(1_200 + 1_500);
     // Cold (nothing learned; the login included), then with each airline's time learned.
     expect(spent[0]).toBeLessThanOrEqual(2 * plain);
     expect(spent[1]).toBeLessThanOrEqual(1.5 * plain);
