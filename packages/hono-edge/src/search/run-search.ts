@@ -6,7 +6,7 @@ import type { SearchEnd, ServiceMetrics } from "../telemetry/service-metrics.js"
 import { context, SpanStatusCode, trace, tracer, type Context as TraceContext } from "../telemetry/tracing.js";
 import { changedOffers, rejoinWindowMs, type SearchChange } from "./search-change.js";
 import type { SearchRecord, SessionStore } from "./session-store.js";
-import { rejoinWithinValidity } from "./offer-validity.js";
+import { earliestValidUntil, rejoinWithinValidity, snapshotValidUntil } from "./offer-validity.js";
 import { createStoreSync, type SyncOutcome } from "./store-sync.js";
 import { answerMeter } from "./answer-meter.js";
 
@@ -110,8 +110,37 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
     ended = true;
     finish("stopped");
     clearInterval(heartbeat);
+    clearTimeout(expiry);
     subscription.unsubscribe();
     o.onEnd();
+  };
+
+  /**
+   * A search never outlives its offers: when the earliest `validUntil` of what it holds passes while sources
+   * are still pending (offers valid for less than the search runs), it completes there, its pending sources
+   * stopped, so that its polls answer `BUSCA_EXPIRADA` and the next request for the query searches again
+   * instead of joining it.
+   */
+  let expiry: ReturnType<typeof setTimeout> | undefined;
+  let expiresAt: number | undefined;
+  let completed = false;
+  let latestSources = o.base.sources;
+  const baseValidUntil = earliestValidUntil(o.base.offers.values());
+  const watchExpiry = (s: SearchSnapshot) => {
+    const runs = snapshotValidUntil(s);
+    const until = runs === undefined ? baseValidUntil : baseValidUntil === undefined ? runs : Math.min(runs, baseValidUntil);
+    if (until === undefined || until === expiresAt || completed) return;
+    clearTimeout(expiry);
+    expiresAt = until;
+    expiry = setTimeout(expire, Math.max(0, until - now()));
+  };
+  const expire = () => {
+    if (ended || completed) return;
+    completed = true;
+    subscription.unsubscribe();
+    finish("deadline");
+    logger.log({ level: "info", msg: "search.offers_expired", searchId: o.record.id, version: version + 1 });
+    record({ version: ++version, offers: [], sources: mergeProgress(latestSources, [], true), completed: true, completion: "deadline" });
   };
 
   /** Every offer of the base and of this run (the latest version of each), with the latest progress. */
@@ -141,10 +170,14 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
   const onSnapshot = (s: SearchSnapshot) => {
     if (s.version === 0 && !s.completed) return; // the engine's empty start: already what the base says
     countAnswers(s);
+    if (completed) return;
     const sources = mergeProgress(o.base.sources, s.sources, s.completed);
     const change: SearchChange = { version: ++version, offers: changedOffers(s, seen), sources, completed: s.completed, completion: s.completion };
     if (fresh && o.recorded) latestRecorded = { ...s, version: change.version, sources, completed: s.completed, completion: s.completion };
+    latestSources = sources;
+    completed = s.completed;
     record(change);
+    if (!completed) watchExpiry(s);
   };
 
   /** Each source's answer and the first offer's time (`answerMeter`); how the search ended, when it is complete. */
@@ -156,7 +189,8 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
   const onEngineError = (e: unknown) => {
     finish("failed");
     logger.log({ level: "error", msg: "search.engine_failed", searchId: o.record.id, error: e instanceof Error ? e.message : String(e) });
-    record({ version: ++version, offers: [], sources: mergeProgress(o.base.sources, [], true), completed: true, completion: "deadline" });
+    completed = true;
+    record({ version: ++version, offers: [], sources: mergeProgress(latestSources, [], true), completed: true, completion: "deadline" });
   };
 
   /**

@@ -87,6 +87,9 @@ export class SearchHub {
     } else {
       this.o.metrics?.searchJoined();
       await this.ensureRunning(record);
+      // Joined in the instant its offers stopped being current, before its run completed it (see `runSearch`):
+      // a moment later the same request starts a new search.
+      if (holdsExpiredOffer(await this.snapshot(record), this.o.clock.now())) throw new StoreUnavailable("the search's offers just stopped being current");
     }
     return record;
   }
@@ -96,7 +99,7 @@ export class SearchHub {
     return secondsUntilRejoinEnds(record, s, Math.min(this.o.failedTtlMs, this.o.ttlMs), this.o.clock.now());
   }
 
-  /** A live search of the tenant by id; undefined when unknown, expired (or its offers are), or another tenant's. */
+  /** A live search of the tenant by id; undefined when unknown, expired (or an offer it holds is), or another tenant's. */
   async find(tenant: string, id: string): Promise<SearchRecord | undefined> {
     let record = await this.o.store.get(id);
     const run = this.running.get(id);
@@ -109,7 +112,7 @@ export class SearchHub {
     // "expired" yet, but "try again in a moment" (retryable); after it, gone for good.
     if (!record && this.availability.recovering()) throw new StoreUnavailable("the store is recovering its searches");
     if (!record || record.tenant !== tenant) return undefined;
-    if (record.completed && holdsExpiredOffer(await this.snapshot(record), this.o.clock.now())) return undefined; // searched again: no stale price
+    if (holdsExpiredOffer(await this.snapshot(record), this.o.clock.now())) return undefined; // searched again: no stale price
     await this.ensureRunning(record);
     return record;
   }
