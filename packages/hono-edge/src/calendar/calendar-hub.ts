@@ -4,10 +4,10 @@ import type { Admission } from "../limits/admission.js";
 import type { Logger } from "../logging/logger.js";
 import type { SearchHub } from "../search/search-hub.js";
 import type { TraceContext } from "../search/run-search.js";
-import { calendarKey, staleDays, type CalendarRecord } from "./calendar-record.js";
+import { calendarKey, searchDaysAgain, staleDays, type CalendarRecord } from "./calendar-record.js";
 import { runCalendar, type RunningCalendar } from "./calendar-runner.js";
 import type { CalendarStore } from "./calendar-store.js";
-import { calendarSnapshotOf, dayWeight } from "./calendar-view.js";
+import { calendarSnapshotOf } from "./calendar-view.js";
 import { watchCalendar, type CalendarUpdate } from "./watch-calendar.js";
 
 /**
@@ -168,7 +168,8 @@ export class CalendarHub {
     if (runElsewhere || (record.completed && stale.length === 0)) return record;
     this.takingOver.add(id);
     try {
-      const next = stale.length > 0 ? this.searchAgain(record, stale, now) : record;
+      const { searchDeadlineMs: deadlineMs, concurrency, requestsPerDay } = this.o;
+      const next = stale.length > 0 ? searchDaysAgain(record, stale, now, { deadlineMs, concurrency, requestsPerDay }) : record;
       // Under this instance's lease: refused when another instance took it first.
       if (!(await this.o.store.save(next, this.o.instanceId, this.o.leaseMs))) return record;
       if (stale.length > 0) this.o.logger.log({ level: "info", msg: "calendar.refreshed", calendarId: id, days: stale.length });
@@ -178,32 +179,5 @@ export class CalendarHub {
     } finally {
       this.takingOver.delete(id);
     }
-  }
-
-  /**
-   * The record with `days` to be searched again (their prices stopped being current): each back to waiting,
-   * the calendar running again with a new deadline and, with a budget, a day's share more per day; the version
-   * base grows past what the days counted (they counted their search's version, started and expired), so the
-   * calendar's version keeps growing.
-   */
-  private searchAgain(record: CalendarRecord, days: readonly number[], now: number): CalendarRecord {
-    let versionBase = record.versionBase ?? 0;
-    const next = record.days.map((d, i) => {
-      if (!days.includes(i) || !d.settled) return d;
-      versionBase += dayWeight({ state: "expired", version: d.settled.version }) + 1;
-      return { departureDate: d.departureDate, ...(d.returnDate === undefined ? {} : { returnDate: d.returnDate }) };
-    });
-    const perDay = this.o.requestsPerDay;
-    const rounds = Math.ceil(days.length / Math.max(1, this.o.concurrency ?? days.length));
-    return {
-      ...record,
-      days: next,
-      versionBase,
-      completed: false,
-      completedAt: undefined,
-      joinableUntil: undefined,
-      deadlineAt: now + (rounds + 1) * this.o.searchDeadlineMs,
-      ...(record.budget && perDay !== undefined ? { budget: { limit: record.budget.limit + perDay * days.length, used: record.budget.used } } : {}),
-    };
   }
 }

@@ -89,3 +89,38 @@ export const daysUsableUntil = (days: readonly CalendarDayRecord[]): number | un
   }
   return earliest;
 };
+
+/** A day's share of its calendar's version: its search's version, one once started, one more once expired. */
+export const dayWeight = (d: Pick<CalendarDay, "state" | "version">): number => d.version + (d.state === "waiting" ? 0 : 1) + (d.state === "expired" ? 1 : 0);
+
+/**
+ * The record with `days` (indexes) to be searched again, their prices no longer current: each back to
+ * waiting, the calendar running again with a new deadline (one search deadline per round of `concurrency`
+ * days, plus one) and, with a budget, a day's share more per day. The version base grows past what those
+ * days counted, so the calendar's version keeps growing.
+ */
+export const searchDaysAgain = (
+  record: CalendarRecord,
+  days: readonly number[],
+  now: number,
+  o: { readonly deadlineMs: number; readonly concurrency: number | undefined; readonly requestsPerDay: number | undefined },
+): CalendarRecord => {
+  let versionBase = record.versionBase ?? 0;
+  const next = record.days.map((d, i) => {
+    if (!days.includes(i) || !d.settled) return d;
+    versionBase += dayWeight({ state: "expired", version: d.settled.version }) + 1;
+    return { departureDate: d.departureDate, ...(d.returnDate === undefined ? {} : { returnDate: d.returnDate }) };
+  });
+  const rounds = Math.ceil(days.length / Math.max(1, o.concurrency ?? days.length));
+  const perDay = o.requestsPerDay;
+  return {
+    ...record,
+    days: next,
+    versionBase,
+    completed: false,
+    completedAt: undefined,
+    joinableUntil: undefined,
+    deadlineAt: now + (rounds + 1) * o.deadlineMs,
+    ...(record.budget && perDay !== undefined ? { budget: { limit: record.budget.limit + perDay * days.length, used: record.budget.used } } : {}),
+  };
+};

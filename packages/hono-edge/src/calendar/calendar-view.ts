@@ -1,7 +1,7 @@
 import { calendarOf, dayOfSnapshot, dayPrices, waitingDay, type AirportDirectory, type CalendarDay, type CalendarSnapshot } from "@voar/core";
 import type { SearchHub } from "../search/search-hub.js";
 import { snapshotUsableUntil } from "../search/offer-validity.js";
-import { dayQuery, type CalendarDayRecord, type CalendarRecord } from "./calendar-record.js";
+import { dayQuery, dayWeight, type CalendarDayRecord, type CalendarRecord } from "./calendar-record.js";
 
 /** What an expired day says: its prices stopped being current; the calendar's next request searches it again. */
 export const DAY_EXPIRED = "Os preços deste dia deixaram de valer; a próxima consulta do calendário busca este dia de novo.";
@@ -30,9 +30,6 @@ const dayOf = async (record: CalendarRecord, d: CalendarDayRecord, searches: Sea
   // Its offers are about to stop being current: no price from them (completed, the day is searched again).
   return now >= (snapshotUsableUntil(s) ?? Infinity) ? withoutPrices(day, s.completed) : day;
 };
-
-/** A day's share of its calendar's version: its search's version, one once started, one more once expired. */
-export const dayWeight = (d: Pick<CalendarDay, "state" | "version">): number => d.version + (d.state === "waiting" ? 0 : 1) + (d.state === "expired" ? 1 : 0);
 
 /**
  * The snapshot of a stored calendar at `now`, rebuilt on any instance: each settled day as its record keeps

@@ -87,9 +87,7 @@ export class SearchHub {
     } else {
       this.o.metrics?.searchJoined();
       await this.ensureRunning(record);
-      // Joined in the instant its offers stopped being current, before its run completed it (see `runSearch`):
-      // a moment later the same request starts a new search.
-      if (holdsExpiredOffer(await this.snapshot(record), this.o.clock.now())) throw new StoreUnavailable("the search's offers just stopped being current");
+      if (holdsExpiredOffer(await this.snapshot(record), this.o.clock.now())) throw new StoreUnavailable("its offers just stopped being current, its run is completing it: ask again");
     }
     return record;
   }
