@@ -39,10 +39,10 @@ const latency = (sourceId: string, q: SearchQuery) => {
   return times?.[place < 0 ? 0 : place] ?? 1_000;
 };
 
-/** A fake upstream of the three airlines (nothing else answers), served on a socket, counting what it is asked. */
+/** A fake upstream of the three airlines (nothing else answers; each takes its time, whatever it is), served on a socket, counting what it is asked. */
 const airlinesUpstream = async () => {
   const sources = createSimulator({ latencyMs: latency, batches: 2 }).sources.filter((s) => s.id in TIMES);
-  const upstream = createFakeUpstream({ backend: liveBackend({ sources }), auth: { accounts: [ACCOUNT] } });
+  const upstream = createFakeUpstream({ backend: liveBackend({ sources, policy: { timeoutMs: 60_000 }, deadlineMs: 90_000 }), auth: { accounts: [ACCOUNT] } });
   return { upstream, served: await serveOnNode(upstream.app.fetch) };
 };
 
@@ -64,6 +64,9 @@ const envOf = (served: ServedOnNode, prefix: string) => ({
   VOAR_UPSTREAM_AIRLINES: "1,2,3",
   VOAR_UPSTREAM_OTAS: "false",
   VOAR_POLL_HINT_MS: "500",
+  // An airline that answers in 45 s sends nothing for more than core's default 20 s between batches: the operator
+  // of such an upstream waits longer for it.
+  VOAR_SOURCE_TIMEOUT_MS: "50000",
 });
 
 beforeAll(async () => {
