@@ -8,8 +8,10 @@ export const DAY_EXPIRED = "Os preços deste dia deixaram de valer; a próxima c
 
 /** A day whose prices may not be shown any more: no price, no search to open; `expired` once its search is over. */
 const withoutPrices = (d: CalendarDay, expired: boolean): CalendarDay => {
-  const { cash: _cash, miles: _miles, validUntil: _valid, searchId: _search, ...rest } = d;
-  return expired ? { ...rest, state: "expired", failure: DAY_EXPIRED } : { ...rest, searchId: d.searchId };
+  const { cash: _cash, miles: _miles, validUntil: _valid, ...unpriced } = d;
+  if (!expired) return unpriced;
+  const { searchId: _search, ...rest } = unpriced;
+  return { ...rest, state: "expired", failure: DAY_EXPIRED };
 };
 
 /** A day as the calendar's record and, while it runs, its search show it: never with a price past its margin of validity at `now`. */

@@ -14,9 +14,8 @@ const lastEventIdOf = (header: string | undefined): number | undefined =>
   header !== undefined && /^\d{1,15}$/.test(header.trim()) ? Number(header.trim()) : undefined;
 
 /**
- * The events of one calendar stream: the whole answer first and last, the days that changed in between.
- * `base` is the snapshot the client has (a resume at the current version), whose days the first change is
- * measured against.
+ * The events of one calendar stream: the whole answer first and last, the days that changed in between, each
+ * change measured against the days last sent (or, on a resume at the current version, the days the client has).
  */
 const calendarEvents = (deps: CalendarRouteDeps, record: CalendarRecord, requestId: string) => {
   let sent: string[] | undefined;
