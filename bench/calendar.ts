@@ -1,24 +1,34 @@
 /**
  * Price calendar benchmark: the service (createApp in process, the fan-out over a loopback fake upstream whose
- * airlines answer with spread latencies, behind the answer cache, as voar-server runs it), followed by the typed
- * client over its service on a real socket:
+ * airlines answer in times spread by airline and day, behind the answer cache, as voar-server runs it), followed
+ * by the typed client over its service on a real socket:
  *  - time to the first priced day of a ±3 calendar, against the first result of one ordinary search (the fastest
  *    airline's latency and the adapter's first poll);
- *  - time to the complete ±3 calendar, against a plain client that searches the 7 days one after another;
+ *  - time to the complete ±3 calendar, against seven ordinary searches of a week at once (a traveller's seven
+ *    tabs: all complete when the slowest day's own search does);
+ *  - the calendar's SSE stream: its bytes and events, against the whole calendar at every version;
  *  - upstream requests of a cold calendar, a warm one (the same tenant's calendar two days later: five of its
  *    days searched), a shared one (another tenant's identical calendar), beside 7 ordinary searches'.
  * Every run asks dates of its own, so each cold figure is cold.
  */
 import { serve } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
-import type { CalendarEnvelope } from "../packages/core/src/index.js";
+import { createParser } from "eventsource-parser";
+import { applyCalendarChange, type CalendarChange, type CalendarEnvelope, type SearchQuery } from "../packages/core/src/index.js";
 import { createAnswerCache, createApp, createMemoryAnswerStore, defineConfig, priceCalendar, silentLogger, systemClock } from "../packages/hono-edge/src/index.js";
 import { createClient, createFanOutSources, type Envelope } from "../packages/http-adapter/src/index.js";
 import { createFakeUpstream, createSimulator, liveBackend, serveOnNode } from "../packages/testing/src/index.js";
 import { summarize, type Figure } from "./lib/measure.js";
 
-/** Milliseconds each airline takes to answer completely: the fastest well before the slowest. */
+/** Milliseconds each airline takes to answer completely, at least: the fastest well before the slowest. */
 const LATENCY_MS: Readonly<Record<string, number>> = { latam: 200, tap: 300, azul: 600, gol: 900 };
+
+/** Each airline's time on a day: its own, up to 1.6x, spread by day (the same day always the same), as an upstream's vary. */
+const latency = (sourceId: string, q: SearchQuery): number => {
+  const base = LATENCY_MS[sourceId] ?? 500;
+  const spread = [...`${sourceId}${q.departureDate}`].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 1_000, 7) / 1_000;
+  return Math.round(base * (1 + 0.6 * spread));
+};
 const AIRLINES = [1, 2, 3, 11];
 const account = { username: "bench", password: "bench-secret" };
 const KEYS = ["bench-calendar-a-key-0123456789", "bench-calendar-b-key-0123456789"] as const;
@@ -30,7 +40,10 @@ export interface CalendarFigures {
   readonly firstPricedDay: Figure;
   readonly ordinaryFirstResult: Figure;
   readonly calendarComplete: Figure;
-  readonly sequentialSeven: Figure;
+  /** Seven ordinary searches at once: when the last completes. */
+  readonly sevenAtOnce: Figure;
+  /** The ±3 calendar's SSE stream: bytes, events, and the whole calendar at every version (its versions times its last answer). */
+  readonly stream: { readonly bytes: Figure; readonly events: Figure; readonly everyVersionWhole: Figure };
   readonly requests: { readonly cold: Figure; readonly warm: Figure; readonly shared: Figure; readonly sevenSearches: Figure };
 }
 
@@ -38,7 +51,7 @@ const dateIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOS
 
 /** The fake upstream and the service on sockets of their own; `requests()` counts the upstream's search requests. */
 const setup = async () => {
-  const upstream = createFakeUpstream({ backend: liveBackend({ sources: createSimulator({ latencyMs: LATENCY_MS, batches: 2 }).sources }), auth: { accounts: [account] } });
+  const upstream = createFakeUpstream({ backend: liveBackend({ sources: createSimulator({ latencyMs: latency, batches: 2 }).sources }), auth: { accounts: [account] } });
   const served = await serveOnNode(upstream.app.fetch);
   const fan = createFanOutSources({ baseUrl: `${served.origin}/api`, credentials: account, airlines: AIRLINES, polling: { initialDelayMs: 150, maxDelayMs: 600 } });
   const cache = createAnswerCache({ store: createMemoryAnswerStore({ maxEntries: 10_000, clock: systemClock }), clock: systemClock, freshMs: 300_000, staleMs: 300_000, account: "bench" });
@@ -54,6 +67,7 @@ const setup = async () => {
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
   return {
+    baseUrl,
     clients: KEYS.map((token) => createClient({ baseUrl, token, transport: "sse" })),
     requests: () => upstream.stats.searches,
     close: async () => {
@@ -71,17 +85,38 @@ const setup = async () => {
 type Setup = Awaited<ReturnType<typeof setup>>;
 type Client = Setup["clients"][number];
 
-/** A ±3 calendar over the stream: ms to its first priced day and to completion. */
-const timedCalendar = async (client: Client, ida: string) => {
+
+/**
+ * A ±3 calendar over its SSE stream, read as it comes (the whole calendar first and last, the days that changed
+ * between, applied in turn): ms to its first priced day and to completion, the stream's bytes and events, and
+ * what it would weigh with the whole calendar at every version.
+ */
+const timedCalendar = async (s: Setup, key: string, ida: string) => {
   const t0 = performance.now();
+  const res = await fetch(`${s.baseUrl}/ConsultaAereo/Calendario/Stream`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ Origem: "GRU", Destino: "SSA", Ida: ida, DiasFlexiveis: DAYS }),
+  });
   let first: number | undefined;
   let last: CalendarEnvelope | undefined;
-  for await (const e of client.calendar({ Origem: "GRU", Destino: "SSA", Ida: ida, DiasFlexiveis: DAYS })) {
-    if (first === undefined && e.Data.some((d) => d.MenorValor !== null || d.MenorPontos !== null)) first = performance.now() - t0;
-    last = e;
+  let events = 0;
+  const parser = createParser({
+    onEvent: (e) => {
+      events++;
+      last = e.event === "dias" ? applyCalendarChange(last!, JSON.parse(e.data) as CalendarChange) : (JSON.parse(e.data) as CalendarEnvelope);
+      if (first === undefined && last.Data.some((d) => d.MenorValor !== null || d.MenorPontos !== null)) first = performance.now() - t0;
+    },
+  });
+  const decoder = new TextDecoder();
+  let bytes = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.byteLength;
+    parser.feed(decoder.decode(chunk, { stream: true }));
   }
   if (!last?.Completed) throw new Error("the calendar did not complete");
-  return { first: first ?? Number.NaN, complete: performance.now() - t0 };
+  const everyVersionWhole = last.Progresso.Versao * Buffer.byteLength(`data: ${JSON.stringify(last)}\n\n`);
+  return { first: first ?? Number.NaN, complete: performance.now() - t0, bytes, events, everyVersionWhole };
 };
 
 /** One ordinary search over the stream: ms to its first offer and to completion. */
@@ -105,8 +140,12 @@ const costOf = async (s: Setup, step: () => Promise<unknown>) => {
 export const runCalendarBench = async (quick: boolean): Promise<CalendarFigures> => {
   const runs = quick ? 1 : 5;
   const s = await setup();
-  const [a, b] = s.clients as [Client, Client];
-  const samples = { first: [] as number[], ordinary: [] as number[], complete: [] as number[], sequential: [] as number[], cold: [] as number[], warm: [] as number[], shared: [] as number[], seven: [] as number[] };
+  const [a] = s.clients as [Client, Client];
+  const samples = {
+    first: [] as number[], ordinary: [] as number[], complete: [] as number[], atOnce: [] as number[],
+    bytes: [] as number[], events: [] as number[], whole: [] as number[],
+    cold: [] as number[], warm: [] as number[], shared: [] as number[], seven: [] as number[],
+  };
   try {
     // Warm-up: the login, the connections, the code, and what the fan-out's pacing learns of each airline.
     for (const d of [200, 201, 202]) await timedSearch(a, dateIn(d));
@@ -116,24 +155,25 @@ export const runCalendarBench = async (quick: boolean): Promise<CalendarFigures>
       const ordinary = await timedSearch(a, dateIn(base + 15));
       samples.ordinary.push(ordinary.first);
       const calendarCold = async () => {
-        let times: { first: number; complete: number } | undefined;
-        samples.cold.push(await costOf(s, async () => void (times = await timedCalendar(a, dateIn(base)))));
-        samples.first.push(times!.first);
-        samples.complete.push(times!.complete);
+        let t: Awaited<ReturnType<typeof timedCalendar>> | undefined;
+        samples.cold.push(await costOf(s, async () => void (t = await timedCalendar(s, KEYS[0], dateIn(base)))));
+        samples.first.push(t!.first);
+        samples.complete.push(t!.complete);
+        samples.bytes.push(t!.bytes);
+        samples.events.push(t!.events);
+        samples.whole.push(t!.everyVersionWhole);
       };
-      // A plain client: the same seven days of another week, one search after another.
-      const sequential = async () => {
+      // A traveller's seven tabs: the same seven days of another week, all searched at once.
+      const sevenAtOnce = async () => {
         const t0 = performance.now();
-        samples.seven.push(await costOf(s, async () => {
-          for (let d = -DAYS; d <= DAYS; d++) await timedSearch(a, dateIn(base + 8 + d));
-        }));
-        samples.sequential.push(performance.now() - t0);
+        samples.seven.push(await costOf(s, () => Promise.all(Array.from({ length: 2 * DAYS + 1 }, (_, i) => timedSearch(a, dateIn(base + 8 + i - DAYS))))));
+        samples.atOnce.push(performance.now() - t0);
       };
       // In turn first, so that neither always runs on a machine the other just warmed.
-      if (r % 2 === 0) await calendarCold().then(sequential);
-      else await sequential().then(calendarCold);
-      samples.warm.push(await costOf(s, () => timedCalendar(a, dateIn(base + 2))));
-      samples.shared.push(await costOf(s, () => timedCalendar(b, dateIn(base))));
+      if (r % 2 === 0) await calendarCold().then(sevenAtOnce);
+      else await sevenAtOnce().then(calendarCold);
+      samples.warm.push(await costOf(s, () => timedCalendar(s, KEYS[0], dateIn(base + 2))));
+      samples.shared.push(await costOf(s, () => timedCalendar(s, KEYS[1], dateIn(base))));
     }
   } finally {
     await s.close();
@@ -143,7 +183,8 @@ export const runCalendarBench = async (quick: boolean): Promise<CalendarFigures>
     firstPricedDay: summarize(samples.first),
     ordinaryFirstResult: summarize(samples.ordinary),
     calendarComplete: summarize(samples.complete),
-    sequentialSeven: summarize(samples.sequential),
+    sevenAtOnce: summarize(samples.atOnce),
+    stream: { bytes: summarize(samples.bytes), events: summarize(samples.events), everyVersionWhole: summarize(samples.whole) },
     requests: { cold: summarize(samples.cold), warm: summarize(samples.warm), shared: summarize(samples.shared), sevenSearches: summarize(samples.seven) },
   };
 };

@@ -162,6 +162,7 @@ export { dayPrices, type DayCashPrice, type DayMilesPrice, type DayPrices } from
 export {
   calendarOf,
   dayOfSnapshot,
+  daySettled,
   initialCalendar,
   reduceCalendar,
   waitingDay,
@@ -182,12 +183,15 @@ export {
   type ParsedCalendarRequest,
 } from "./calendar/calendar-request.js";
 export {
+  applyCalendarChange,
   CalendarAirlineSchema,
+  CalendarChangeSchema,
   CalendarDaySchema,
   CalendarEnvelopeSchema,
   CalendarProgressSchema,
   calendarToEnvelope,
   toWireCalendarDay,
+  type CalendarChange,
   type CalendarEnvelope,
   type CalendarEnvelopeOptions,
   type WireCalendarDay,

@@ -80,6 +80,48 @@ describe("freshness everywhere", () => {
     expect(calls.n).toBe(2 * asked); // one refresh per airline
   });
 
+  it("a repeat within a minute of the offers' end (the cache's margin) starts a new search instead of joining one about to expire", async () => {
+    const { sources, calls } = cachedAirlines();
+    const { app } = testApp({ sources, configInput: { search: { ttlMs: 600_000 } } });
+    const first = await searchToEnd(app);
+    const asked = calls.n;
+    const until = Math.min(...validities(first.at(-1)!.body));
+    // Joined while a minute or more is left...
+    await vi.advanceTimersByTimeAsync(until - 61_000 - Date.now());
+    expect((await consultar(app, { ...QUERY, QuantidadePorPagina: 100 })).body.Token).toBe(first[0]!.body.Token);
+    // ...not once less is: the same body searches again (the cache, held to the same margin, asks the airlines).
+    await vi.advanceTimersByTimeAsync(2_000);
+    const again = await searchToEnd(app);
+    expect(again[0]!.body.Token).not.toBe(first[0]!.body.Token);
+    expectAllCurrent(again);
+    for (const left of validities(again.at(-1)!.body)) expect(left - Date.now()).toBeGreaterThan(60_000);
+    expect(calls.n).toBe(2 * asked);
+    // The first search still answers its own polls until its offers end: a client that has it loses nothing.
+    expect((await consultar(app, { Token: first[0]!.body.Token })).status).toBe(200);
+  });
+
+  it("a search whose offers stop being current while it runs completes there: its polls answer BUSCA_EXPIRADA and the same body searches again", async () => {
+    // Offers current for 20 s (the cache's fresh 5 s and stale 15 s), one airline taking 40 s.
+    const calls = { n: 0 };
+    const slowOne: SearchSource[] = fastSources({ latencyMs: { latam: 200, gol: 40_000 } }).map((s) => ({ ...s, search: (q, signal) => (calls.n++, s.search(q, signal)) }));
+    const cache = createAnswerCache({ store: createMemoryAnswerStore({ maxEntries: 100, clock: systemClock }), clock: systemClock, freshMs: 5_000, staleMs: 15_000, account: "test" });
+    const { app, logs } = testApp({ sources: cache.wrap(slowOne) });
+    const first = await consultar(app, { ...QUERY, QuantidadePorPagina: 100 });
+    await vi.advanceTimersByTimeAsync(5_000);
+    const running = await consultar(app, { Token: first.body.Token, QuantidadePorPagina: 100 });
+    expect(running.body.Completed).toBe(false);
+    expectAllCurrent([running]);
+    await vi.advanceTimersByTimeAsync(16_000);
+    const late = await consultar(app, { Token: first.body.Token });
+    expect(late.status).toBe(404);
+    expect(late.body.Erro.Codigo).toBe("BUSCA_EXPIRADA");
+    expect(logs.records.some((r) => r.msg === "search.offers_expired")).toBe(true);
+    const again = await consultar(app, { ...QUERY, QuantidadePorPagina: 100 });
+    expect(again.body.Token).not.toBe(first.body.Token);
+    expectAllCurrent([again]);
+    cache.close();
+  });
+
   it("an answer whose offers stop being current within a minute is not served from the cache: asked again", async () => {
     const { sources, calls } = cachedAirlines();
     const { app } = testApp({ sources, configInput: { search: { ttlMs: 600_000 } } });

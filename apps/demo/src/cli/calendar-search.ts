@@ -12,7 +12,7 @@ export type PreparedCalendar =
 
 /**
  * A price calendar in-process on the embedded simulator: the request rules of `POST /ConsultaAereo/Calendario`,
- * core's `calendar()` over one engine search per day (three at once, the day asked first), one answer per
+ * core's `calendar()` over one engine search per day (every day at once, the day asked first), one answer per
  * snapshot. Its days have no `TokenBusca`: there is no service to open them in.
  */
 export const prepareLocalCalendar = (body: Record<string, unknown>, options: { seed?: number; now?: Date } = {}): PreparedCalendar => {

@@ -34,7 +34,9 @@ if (availability.kind === "fail") {
     const calendars: Record<string, unknown>[] = [];
 
     beforeAll(async () => {
-      demo = await startDemoServer({ port: 0, hostname: "127.0.0.1", latencyMs: [400, 1_200], log: () => undefined });
+      // The demo's own airline times (1 to 3 s): every day of the strip searches at once, so the strip fills in
+      // over its slowest airline's time, long enough to be seen filling in.
+      demo = await startDemoServer({ port: 0, hostname: "127.0.0.1", latencyMs: [1_000, 3_000], log: () => undefined });
       browser = await launchChromium();
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "pt-BR", timezoneId: "America/Sao_Paulo" });
       page = await context.newPage();

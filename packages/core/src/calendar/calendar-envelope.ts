@@ -4,7 +4,7 @@ import type { Carrier } from "../domain/itinerary.js";
 import { ExErroSchema, successEnvelope } from "../envelope/envelope.js";
 import { toWireProgress, WireSourceProgressSchema } from "../envelope/progress.js";
 import { CountSchema, DecimalAmountSchema, wireAmount } from "../envelope/scalars.js";
-import type { CalendarDay, CalendarDayState, CalendarSnapshot } from "./calendar-snapshot.js";
+import { daySettled, type CalendarDay, type CalendarDayState, type CalendarSnapshot } from "./calendar-snapshot.js";
 
 /** A day's date on the wire. */
 const WireDateSchema = z.iso.date();
@@ -19,7 +19,7 @@ export const CalendarAirlineSchema = z
   .meta({ id: "CompanhiaCalendario" });
 
 /** Where a day stands on the wire. */
-export const CalendarDayStateSchema = z.enum(["aguardando", "buscando", "concluido"]);
+export const CalendarDayStateSchema = z.enum(["aguardando", "buscando", "concluido", "expirado"]);
 
 /** One day of a calendar answer (element of `Data`). */
 export const CalendarDaySchema = z
@@ -27,15 +27,21 @@ export const CalendarDaySchema = z
     Data: WireDateSchema.meta({ description: "Data de ida deste dia (AAAA-MM-DD)." }),
     Volta: WireDateSchema.optional().meta({ description: "Data de volta deste dia, mantida a estadia pedida (só numa ida e volta)." }),
     DiaPedido: z.boolean().meta({ description: "true no dia pedido em Ida." }),
-    Estado: CalendarDayStateSchema.meta({ description: "aguardando (ainda não buscado), buscando ou concluido." }),
-    Completed: z.boolean().meta({ description: "true quando a busca deste dia terminou (ou o dia não pôde ser buscado: veja Erro e Fontes)." }),
+    Estado: CalendarDayStateSchema.meta({
+      description: "aguardando (ainda não buscado), buscando, concluido, ou expirado: os preços deste dia deixaram de valer (sem preço; a próxima consulta do calendário busca o dia de novo).",
+    }),
+    Completed: z.boolean().meta({ description: "true quando a busca deste dia terminou (ou o dia não pôde ser buscado: veja Erro e Fontes), ou o dia expirou." }),
     MenorValor: DecimalAmountSchema.nullable().meta({ description: "Menor tarifa em dinheiro (BRL) para os passageiros pedidos, com taxas; null sem tarifa em dinheiro (até agora)." }),
     CiaMenorValor: CalendarAirlineSchema.nullable(),
     MenorPontos: CountSchema.nullable().meta({ description: "Menos pontos para os passageiros pedidos (ida e volta somadas); null sem tarifa em pontos (até agora)." }),
     TaxasMenorPontos: DecimalAmountSchema.nullable().meta({ description: "Taxas pagas em dinheiro (BRL) junto com MenorPontos." }),
     CiaMenorPontos: CalendarAirlineSchema.nullable(),
     ProgramaMenorPontos: z.string().nullable().meta({ description: "Programa de fidelidade dos pontos (Smiles, LATAM Pass, Livelo...)." }),
-    TokenBusca: z.string().nullable().meta({ description: "Token da busca comum deste dia: Consultar { Token } abre os resultados completos. null antes de começar." }),
+    ValidoAte: z.iso.datetime().optional().meta({
+      description: "Até quando os preços deste dia valem (UTC): a oferta da busca do dia que deixa de valer primeiro. Só com preço, quando a fonte diz; nenhuma resposta traz um preço depois dele.",
+      examples: ["2026-09-01T12:10:00.000Z"],
+    }),
+    TokenBusca: z.string().nullable().meta({ description: "Token da busca comum deste dia: Consultar { Token } abre os resultados completos. null antes de começar (e num dia expirado)." }),
     Fontes: z.array(WireSourceProgressSchema).meta({ description: "Andamento da busca deste dia, fonte a fonte: por que um dia ficou sem preço." }),
     Erro: z.string().optional().meta({ description: "Por que o dia não pôde ser buscado (frase em pt-BR); só nesse caso." }),
     LeaseId: z.string().optional().meta({ description: "No primeiro dia, enquanto Completed é false: o id do calendário (clientes legados)." }),
@@ -78,6 +84,7 @@ const ESTADO: { readonly [S in CalendarDayState]: z.infer<typeof CalendarDayStat
   waiting: "aguardando",
   searching: "buscando",
   completed: "concluido",
+  expired: "expirado",
 };
 
 const airlineOf = (airlineId: number, carrier: Carrier): z.infer<typeof CalendarAirlineSchema> => ({
@@ -92,13 +99,14 @@ export const toWireCalendarDay = (d: CalendarDay): WireCalendarDay => ({
   ...(d.query.returnDate === undefined ? {} : { Volta: d.query.returnDate }),
   DiaPedido: d.asked,
   Estado: ESTADO[d.state],
-  Completed: d.state === "completed",
+  Completed: daySettled(d),
   MenorValor: d.cash ? wireAmount(d.cash.total) : null,
   CiaMenorValor: d.cash ? airlineOf(d.cash.airlineId, d.cash.carrier) : null,
   MenorPontos: d.miles ? d.miles.points : null,
   TaxasMenorPontos: d.miles ? wireAmount(d.miles.taxes) : null,
   CiaMenorPontos: d.miles ? airlineOf(d.miles.airlineId, d.miles.carrier) : null,
   ProgramaMenorPontos: d.miles ? d.miles.programme : null,
+  ...((d.cash || d.miles) && d.validUntil !== undefined ? { ValidoAte: new Date(d.validUntil).toISOString() } : {}),
   TokenBusca: d.searchId ?? null,
   Fontes: toWireProgress(0, d.sources, 0).Fontes,
   ...(d.failure === undefined ? {} : { Erro: d.failure }),
@@ -132,8 +140,55 @@ export const calendarToEnvelope = (c: CalendarSnapshot, o: CalendarEnvelopeOptio
     Progresso: {
       Versao: c.version,
       DiasTotal: c.days.length,
-      DiasConcluidos: c.days.filter((d) => d.state === "completed").length,
+      DiasConcluidos: c.days.filter(daySettled).length,
       ProximaConsultaMs: c.completed ? 0 : Math.max(0, Math.round(o.nextPollMs)),
     },
   };
+};
+
+/**
+ * An event of the calendar's SSE stream between two full answers (`event: dias`): the days that changed since
+ * the stream's previous event, each whole, with the calendar's progress and completion. A client keeps the
+ * full answer it received first (on connecting or resuming) and applies each change to it
+ * ({@link applyCalendarChange}); a ±3 calendar's stream is then a few days' worth of bytes per change
+ * instead of the whole calendar at every one.
+ */
+export const CalendarChangeSchema = z
+  .strictObject({
+    Token: z.string().meta({ description: "Id do calendário." }),
+    Completed: z.boolean(),
+    HasResult: z.boolean(),
+    Progresso: CalendarProgressSchema,
+    Data: z.array(CalendarDaySchema).meta({ description: "Só os dias que mudaram desde o evento anterior, cada um inteiro; substituem os dias da mesma data (Data e Volta)." }),
+  })
+  .meta({ id: "MudancaCalendario", description: "Evento dias do fluxo do calendário: os dias que mudaram desde o evento anterior." });
+
+/** A change of a calendar's stream as written. */
+export type CalendarChange = z.infer<typeof CalendarChangeSchema>;
+
+const dayKey = (d: Pick<WireCalendarDay, "Data" | "Volta">): string => `${d.Data}|${d.Volta ?? ""}`;
+
+/**
+ * A calendar answer with a change of its stream applied: the changed days replace the days of the same date
+ * (and return), progress and completion are the change's. A change naming a day the answer lacks adds it in
+ * date order.
+ *
+ * @example
+ * let calendar: CalendarEnvelope = first; // the stream's first event (a full answer)
+ * calendar = applyCalendarChange(calendar, change); // each `dias` event after it
+ */
+export const applyCalendarChange = (e: CalendarEnvelope, c: CalendarChange): CalendarEnvelope => {
+  const byKey = new Map(e.Data.map((d) => [dayKey(d), withoutLease(d)]));
+  for (const d of c.Data) byKey.set(dayKey(d), withoutLease(d));
+  const data = [...byKey.values()].sort((a, b) => (dayKey(a) < dayKey(b) ? -1 : dayKey(a) > dayKey(b) ? 1 : 0));
+  // While the calendar runs its id rides on the first day and in `ExErro`, as in a polling answer.
+  const lease = c.Completed ? undefined : e.ExErro?.Extensions.LeaseId;
+  if (lease !== undefined && data[0]) data[0] = { ...data[0], LeaseId: lease };
+  return { ...e, Data: data, TotalItens: data.length, Completed: c.Completed, HasResult: c.HasResult, Progresso: c.Progresso, ExErro: lease === undefined ? null : e.ExErro };
+};
+
+const withoutLease = (d: WireCalendarDay): WireCalendarDay => {
+  if (d.LeaseId === undefined) return d;
+  const { LeaseId: _lease, ...rest } = d;
+  return rest;
 };

@@ -4,8 +4,15 @@ import type { SearchQuery } from "../query/query.js";
 import type { CalendarPlan } from "./calendar-plan.js";
 import type { DayPrices } from "./day-prices.js";
 
-/** Where one day of a calendar stands: not asked yet, its search running, or done (searched, or given up). */
-export type CalendarDayState = "waiting" | "searching" | "completed";
+/**
+ * Where one day of a calendar stands: not asked yet, its search running, done (searched, or given up), or
+ * expired: its prices stopped being current (a service shows such a day without a price, and searches it
+ * again at the next request of its calendar). Completed and expired days are both settled.
+ */
+export type CalendarDayState = "waiting" | "searching" | "completed" | "expired";
+
+/** Whether a day is settled: completed, or expired (its search over, its prices no longer current). */
+export const daySettled = (d: Pick<CalendarDay, "state">): boolean => d.state === "completed" || d.state === "expired";
 
 /** One day of a calendar: its query, where its search stands and its cheapest fares so far. */
 export interface CalendarDay extends DayPrices {
@@ -30,7 +37,7 @@ export interface CalendarSnapshot {
   readonly query: SearchQuery;
   /** Grows with every change. */
   readonly version: number;
-  /** True once every day is completed. */
+  /** True once every day is settled (completed, or expired). */
   readonly completed: boolean;
   /** One entry per day, in date order. */
   readonly days: readonly CalendarDay[];
@@ -61,13 +68,14 @@ export const dayOfSnapshot = (day: CalendarDay, s: SearchSnapshot, prices: DayPr
   ...(day.searchId === undefined ? {} : { searchId: day.searchId }),
   ...(prices.cash ? { cash: prices.cash } : {}),
   ...(prices.miles ? { miles: prices.miles } : {}),
+  ...(prices.validUntil === undefined ? {} : { validUntil: prices.validUntil }),
 });
 
-/** A calendar of days as given: complete when every day is. */
+/** A calendar of days as given: complete when every day is settled. */
 export const calendarOf = (query: SearchQuery, days: readonly CalendarDay[], version: number): CalendarSnapshot => ({
   query,
   version,
-  completed: days.every((d) => d.state === "completed"),
+  completed: days.every(daySettled),
   days,
 });
 
@@ -77,11 +85,11 @@ export const initialCalendar = (plan: CalendarPlan): CalendarSnapshot =>
 
 /**
  * The pure reducer of calendars: the day an event names changes, the version grows by one. A day once
- * completed stays as it is (a late event of its search changes nothing).
+ * settled stays as it is (a late event of its search changes nothing).
  */
 export const reduceCalendar = (c: CalendarSnapshot, event: CalendarEvent): CalendarSnapshot => {
   const day = c.days[event.index];
-  if (!day || day.state === "completed") return c;
+  if (!day || daySettled(day)) return c;
   let next: CalendarDay;
   switch (event.type) {
     case "started":

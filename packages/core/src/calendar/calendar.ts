@@ -11,7 +11,7 @@ export type DaySearch = (day: SearchQuery, index: number) => Observable<SearchSn
 
 /** Options of {@link calendar}. */
 export interface CalendarOptions {
-  /** Day searches running at once. Default {@link DEFAULT_CALENDAR_CONCURRENCY}. */
+  /** Day searches running at once, at most. Default {@link DEFAULT_CALENDAR_CONCURRENCY}: every day at once. */
   readonly concurrency?: number | undefined;
   /** Airports, for the round trips' pairing rules (`@voar/core/airports`, or the service's directory). */
   readonly airports: AirportDirectory;
@@ -22,8 +22,11 @@ export interface CalendarOptions {
   readonly failureMessage?: ((error: unknown) => string) | undefined;
 }
 
-/** Default of {@link CalendarOptions.concurrency}. */
-export const DEFAULT_CALENDAR_CONCURRENCY = 3;
+/**
+ * Default of {@link CalendarOptions.concurrency}: every day at once. A calendar waits for its slowest day's
+ * search once, not once per round of days; a caller whose upstream needs a slower pace gives a number.
+ */
+export const DEFAULT_CALENDAR_CONCURRENCY = Number.POSITIVE_INFINITY;
 
 /** What a day shows when its search could not run. */
 export const DAY_NOT_SEARCHED = "Não foi possível buscar este dia; os outros dias do calendário seguem.";
@@ -31,8 +34,8 @@ export const DAY_NOT_SEARCHED = "Não foi possível buscar este dia; os outros d
 export const DAY_STOPPED = "A busca deste dia terminou antes de concluir.";
 
 /**
- * A price calendar as an Observable of snapshots, composed from ordinary day searches: the day asked is
- * searched first, then the nearest days outward, at most `concurrency` at once. A snapshot follows each
+ * A price calendar as an Observable of snapshots, composed from ordinary day searches, started in this
+ * order: the day asked first, then the nearest days outward; all at once unless `concurrency` says fewer. A snapshot follows each
  * change of a day (its search started, a snapshot of it, the day given up), built by the pure
  * {@link reduceCalendar}; each day carries its search's cheapest cash and award fares. A day whose search
  * fails or ends early is completed with a sentence saying why: the calendar goes on (partial, never fatal).

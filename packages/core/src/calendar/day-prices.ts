@@ -32,7 +32,18 @@ export interface DayMilesPrice {
 export interface DayPrices {
   readonly cash?: DayCashPrice | undefined;
   readonly miles?: DayMilesPrice | undefined;
+  /**
+   * Until when the day's prices hold (ms since the epoch): the earliest `validUntil` among its search's offers
+   * (the day's search, and its `TokenBusca`, expire with it). Absent when no offer says.
+   */
+  readonly validUntil?: number | undefined;
 }
+
+const earliestValidUntil = (s: SearchSnapshot): number | undefined => {
+  let earliest: number | undefined;
+  for (const o of s.offers.values()) if (o.validUntil !== undefined && (earliest === undefined || o.validUntil < earliest)) earliest = o.validUntil;
+  return earliest;
+};
 
 const pointsOf = (o: Offer, p: Passengers): number => (o.miles ? o.miles.pointsAdult * p.adults + o.miles.pointsChild * p.children : 0);
 
@@ -108,7 +119,8 @@ const cache = new WeakMap<SearchSnapshot, DayPrices>();
  * offer (its total for every passenger asked, taxes included) and the award offer of fewest points for
  * every passenger asked (the least taxes among equals); on a round trip, the cheapest outbound and return
  * that pair up in its price groups (Mode A's pairing rules), likewise. An airline whose Pagante switch is
- * off has no cash price here, as it has none in the search. Once per snapshot.
+ * off has no cash price here, as it has none in the search. With a price, `validUntil` says until when it
+ * holds (the earliest of the search's offers). Once per snapshot.
  *
  * @example
  * const { cash, miles } = dayPrices(snapshot, airports); // cash?.total.amount in centavos, miles?.points
@@ -116,7 +128,9 @@ const cache = new WeakMap<SearchSnapshot, DayPrices>();
 export const dayPrices = (s: SearchSnapshot, airports: AirportDirectory): DayPrices => {
   let prices = cache.get(s);
   if (!prices) {
-    prices = s.query.returnDate === undefined ? oneWay(s) : roundTrip(s, airports);
+    const cheapest = s.query.returnDate === undefined ? oneWay(s) : roundTrip(s, airports);
+    const validUntil = cheapest.cash || cheapest.miles ? earliestValidUntil(s) : undefined;
+    prices = validUntil === undefined ? cheapest : { ...cheapest, validUntil };
     cache.set(s, prices);
   }
   return prices;

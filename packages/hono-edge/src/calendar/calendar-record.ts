@@ -1,8 +1,13 @@
 import { queryKey, type CalendarDay, type SearchQuery } from "@voar/core";
 import type { SearchLease } from "../search/session-store.js";
 
-/** A day as its calendar keeps it once done: what a snapshot of the calendar shows of it from then on. */
-export type SettledDay = Pick<CalendarDay, "version" | "sources" | "cash" | "miles" | "failure">;
+/**
+ * A day as its calendar keeps it once done: what a snapshot of the calendar shows of it from then on, with
+ * until when its prices hold (`validUntil`, the earliest of its search's offers) and until when they may be
+ * shown (`usableUntil`: the margin a new request's offers need, see `usableUntil` in `offer-validity.ts`);
+ * after that the day shows as expired, without a price, and the calendar's next request searches it again.
+ */
+export type SettledDay = Pick<CalendarDay, "version" | "sources" | "cash" | "miles" | "failure" | "validUntil"> & { readonly usableUntil?: number | undefined };
 
 /** One day of a stored calendar. */
 export interface CalendarDayRecord {
@@ -41,8 +46,16 @@ export interface CalendarRecord {
   readonly completed: boolean;
   /** Epoch ms of completion: the TTL counts from here. */
   readonly completedAt?: number | undefined;
-  /** Epoch ms (store clock) after which a new request for the key starts a new calendar instead of joining this one. */
+  /**
+   * Epoch ms (store clock) after which a new request for the key starts a new calendar instead of joining this
+   * one: within the TTL (or `failedTtlMs`), and never past the first of its days' prices to need searching again.
+   */
   readonly joinableUntil?: number | undefined;
+  /**
+   * Added to the calendar's version: grows by more than a day's share of it each time days are searched again,
+   * so the version keeps growing whichever instance answers. Absent: 0.
+   */
+  readonly versionBase?: number | undefined;
   /** Which instance runs it, and until when. */
   readonly lease?: SearchLease | undefined;
 }
@@ -62,3 +75,52 @@ export const dayQuery = (record: Pick<CalendarRecord, "query">, day: CalendarDay
 
 /** When a stored calendar expires: its TTL after completion, or after its deadline while it runs. */
 export const calendarExpiry = (r: CalendarRecord, ttlMs: number): number => (r.completed ? (r.completedAt ?? r.createdAt) : r.deadlineAt) + ttlMs;
+
+/** The days of a calendar whose prices may no longer be shown at `now` (past their `usableUntil`): each is searched again at the calendar's next request. */
+export const staleDays = (r: Pick<CalendarRecord, "days">, now: number): number[] =>
+  r.days.flatMap((d, i) => (d.settled?.usableUntil !== undefined && now >= d.settled.usableUntil ? [i] : []));
+
+/** Until when a completed calendar's days may all be shown: the earliest `usableUntil` of its settled days; undefined when none says. */
+export const daysUsableUntil = (days: readonly CalendarDayRecord[]): number | undefined => {
+  let earliest: number | undefined;
+  for (const d of days) {
+    const until = d.settled?.usableUntil;
+    if (until !== undefined && (earliest === undefined || until < earliest)) earliest = until;
+  }
+  return earliest;
+};
+
+/** A day's share of its calendar's version: its search's version, one once started, one more once expired. */
+export const dayWeight = (d: Pick<CalendarDay, "state" | "version">): number => d.version + (d.state === "waiting" ? 0 : 1) + (d.state === "expired" ? 1 : 0);
+
+/**
+ * The record with `days` (indexes) to be searched again, their prices no longer current: each back to
+ * waiting, the calendar running again with a new deadline (one search deadline per round of `concurrency`
+ * days, plus one) and, with a budget, a day's share more per day. The version base grows past what those
+ * days counted, so the calendar's version keeps growing.
+ */
+export const searchDaysAgain = (
+  record: CalendarRecord,
+  days: readonly number[],
+  now: number,
+  o: { readonly deadlineMs: number; readonly concurrency: number | undefined; readonly requestsPerDay: number | undefined },
+): CalendarRecord => {
+  let versionBase = record.versionBase ?? 0;
+  const next = record.days.map((d, i) => {
+    if (!days.includes(i) || !d.settled) return d;
+    versionBase += dayWeight({ state: "expired", version: d.settled.version }) + 1;
+    return { departureDate: d.departureDate, ...(d.returnDate === undefined ? {} : { returnDate: d.returnDate }) };
+  });
+  const rounds = Math.ceil(days.length / Math.max(1, o.concurrency ?? days.length));
+  const perDay = o.requestsPerDay;
+  return {
+    ...record,
+    days: next,
+    versionBase,
+    completed: false,
+    completedAt: undefined,
+    joinableUntil: undefined,
+    deadlineAt: now + (rounds + 1) * o.deadlineMs,
+    ...(record.budget && perDay !== undefined ? { budget: { limit: record.budget.limit + perDay * days.length, used: record.budget.used } } : {}),
+  };
+};

@@ -1,11 +1,12 @@
-import { calendar, type AirportDirectory, type CalendarPlan, type CalendarSnapshot } from "@voar/core";
+import { calendar, daySettled, type AirportDirectory, type CalendarPlan, type CalendarSnapshot, type SearchSnapshot } from "@voar/core";
 import { RequestBudgetGroup } from "@voar/http-adapter/fetch";
-import { Subscription } from "rxjs";
+import { Subscription, tap } from "rxjs";
 import type { Clock } from "../clock.js";
 import { loggerInTrace, type Logger } from "../logging/logger.js";
 import type { SearchHub } from "../search/search-hub.js";
 import type { TraceContext } from "../search/run-search.js";
-import { dayQuery, type CalendarDayRecord, type CalendarRecord } from "./calendar-record.js";
+import { snapshotUsableUntil } from "../search/offer-validity.js";
+import { dayQuery, daysUsableUntil, type CalendarDayRecord, type CalendarRecord } from "./calendar-record.js";
 import type { CalendarStore } from "./calendar-store.js";
 import { dayFailureMessage, daySearchOf } from "./day-search.js";
 
@@ -21,8 +22,10 @@ export interface RunCalendarOptions {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly airports: AirportDirectory;
-  /** Day searches at once. */
-  readonly concurrency: number;
+  /** Day searches at once at most; undefined: every day at once (within the budget, see {@link runCalendar}). */
+  readonly concurrency: number | undefined;
+  /** The share of the budget one day's search is given (`requestsPerDay`); with a budget, days start only while the budget left pays for theirs. */
+  readonly requestsPerDay: number | undefined;
   /** How long a completed calendar is joined by a new request: `ttlMs`, or `failedTtlMs` when a day failed somehow. */
   readonly ttlMs: number;
   readonly failedTtlMs: number;
@@ -44,11 +47,21 @@ const troubled = (days: readonly CalendarDayRecord[]): boolean =>
   days.some((d) => d.settled?.failure !== undefined || d.settled?.sources.some((p) => p.state === "failed"));
 
 /**
+ * Day searches a run starts at once: every day not settled yet, at most `concurrency` when the operator caps
+ * it, and with a budget as many as the requests left pay for at a day's share (at least one).
+ */
+const daysAtOnce = (pending: number, concurrency: number | undefined, budget: RequestBudgetGroup | undefined, perDay: number | undefined): number => {
+  const paid = budget && perDay ? Math.max(1, Math.floor((budget.limit - budget.used) / perDay)) : Infinity;
+  return Math.max(1, Math.min(pending, concurrency ?? Infinity, paid));
+};
+
+/**
  * Runs a calendar's days not settled yet with core's `calendar()` over the service's searches (see
- * `daySearchOf`), and keeps its record: each day's search id as it starts (before it is followed, so an
- * instance taking over never starts a second one), each day as it completes (so it outlives its search),
- * the budget used, and the completion. The lease is renewed with every write and on a heartbeat; a write
- * refused (another instance holds the lease) stops the run.
+ * `daySearchOf`), every day at once by default (see {@link daysAtOnce}), and keeps its record: each day's
+ * search id as it starts (before it is followed, so an instance taking over never starts a second one), each
+ * day as it completes with until when its prices hold (so it outlives its search), the budget used, and the
+ * completion (joinable by new requests within the TTL and while every day's prices may be shown). The lease
+ * is renewed with every write and on a heartbeat; a write refused (another instance holds the lease) stops the run.
  */
 export const runCalendar = (o: RunCalendarOptions): RunningCalendar => {
   const logger = loggerInTrace(o.logger, o.trace);
@@ -83,7 +96,9 @@ export const runCalendar = (o: RunCalendarOptions): RunningCalendar => {
 
   const pending = state.days.flatMap((d, i) => (d.settled ? [] : [i]));
   const plan: CalendarPlan = { asked: state.query, days: pending.map((i) => dayQuery(state, state.days[i]!)) };
-  const daySearch = daySearchOf(
+  // Each running day's latest search snapshot: its offers say until when the day's prices may be shown.
+  const latest = new Map<number, SearchSnapshot>();
+  const following = daySearchOf(
     { searches: o.searches, clock: o.clock, tenant: state.tenant, hiddenCashAirlines: state.hiddenCashAirlines, deadlineAt: state.deadlineAt, budget, keepAliveMs: o.keepAliveMs, trace: o.trace },
     (p) => state.days[pending[p]!]!.searchId,
     async (p, searchId) => {
@@ -91,13 +106,17 @@ export const runCalendar = (o: RunCalendarOptions): RunningCalendar => {
       await write();
     },
   );
+  const daySearch = (query: CalendarPlan["days"][number], p: number) => following(query, p).pipe(tap((s) => latest.set(p, s)));
 
   const onSnapshot = (c: CalendarSnapshot) => {
     let changed = false;
     c.days.forEach((day, p) => {
       const i = pending[p]!;
-      if (day.state !== "completed" || state.days[i]!.settled) return;
-      withDay(i, { settled: { version: day.version, sources: day.sources, cash: day.cash, miles: day.miles, failure: day.failure } });
+      if (!daySettled(day) || state.days[i]!.settled) return;
+      const searched = latest.get(p);
+      const usableUntil = searched ? snapshotUsableUntil(searched) : undefined;
+      withDay(i, { settled: { version: day.version, sources: day.sources, cash: day.cash, miles: day.miles, failure: day.failure, validUntil: day.validUntil, usableUntil } });
+      latest.delete(p);
       changed = true;
     });
     if (!c.completed) {
@@ -105,7 +124,8 @@ export const runCalendar = (o: RunCalendarOptions): RunningCalendar => {
       return;
     }
     const now = o.clock.now();
-    state = { ...state, completed: true, completedAt: now, joinableUntil: now + (troubled(state.days) ? Math.min(o.failedTtlMs, o.ttlMs) : o.ttlMs) };
+    const window = now + (troubled(state.days) ? Math.min(o.failedTtlMs, o.ttlMs) : o.ttlMs);
+    state = { ...state, completed: true, completedAt: now, joinableUntil: Math.min(window, daysUsableUntil(state.days) ?? Infinity) };
     logger.log({ level: "info", msg: "calendar.completed", calendarId: state.id, days: state.days.length, requests: budget?.used });
     void write(0).then(end);
   };
@@ -120,7 +140,8 @@ export const runCalendar = (o: RunCalendarOptions): RunningCalendar => {
 
   const heartbeat = setInterval(() => void write(), Math.max(500, Math.floor(o.leaseMs / 3)));
   const subscription = new Subscription();
-  subscription.add(calendar(plan, daySearch, { concurrency: o.concurrency, airports: o.airports, failureMessage: dayFailureMessage }).subscribe({
+  const concurrency = daysAtOnce(pending.length, o.concurrency, budget, o.requestsPerDay);
+  subscription.add(calendar(plan, daySearch, { concurrency, airports: o.airports, failureMessage: dayFailureMessage }).subscribe({
     next: onSnapshot,
     error: (e: unknown) => {
       logger.log({ level: "error", msg: "calendar.failed", calendarId: state.id, error: e instanceof Error ? e.message : String(e) });

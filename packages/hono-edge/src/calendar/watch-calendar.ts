@@ -1,7 +1,13 @@
 import type { CalendarSnapshot } from "@voar/core";
 
-/** What a watcher of a calendar receives: a snapshot, or a sign of life while nothing changes. */
-export type CalendarUpdate = { readonly kind: "snapshot"; readonly snapshot: CalendarSnapshot } | { readonly kind: "keep-alive" };
+/**
+ * What a watcher of a calendar receives: a snapshot; the snapshot the client already has (`known`: a resume
+ * at the current version, the base of what changes next); or a sign of life while nothing changes.
+ */
+export type CalendarUpdate =
+  | { readonly kind: "snapshot"; readonly snapshot: CalendarSnapshot }
+  | { readonly kind: "known"; readonly snapshot: CalendarSnapshot }
+  | { readonly kind: "keep-alive" };
 
 /** What {@link watchCalendar} needs. */
 export interface WatchCalendarOptions {
@@ -15,14 +21,21 @@ export interface WatchCalendarOptions {
   readonly keepAliveMs: number;
   /** How often the calendar is read when no day's search announced a change (a day just started). */
   readonly tickMs: number;
+  /**
+   * The least time between two snapshots: the changes of several days within it go out as one (a traveller's
+   * screen needs no more). Default 0.
+   */
+  readonly gapMs?: number | undefined;
   /** Aborting ends the watch at once (the client went away). */
   readonly signal: AbortSignal;
 }
 
 /**
- * Every new snapshot of a calendar, ending with the completed one: the latest at once (unless the client has
- * it: `lastVersion`), then a new one whenever a running day's search changes (each watched as it starts) or,
- * failing any, at the next tick. A resume at the completed version ends at once.
+ * Every new snapshot of a calendar, ending with the completed one: the latest at once (as `known` when the
+ * client has it: `lastVersion` is its version), then a new one whenever a running day's search changes (each
+ * watched as it starts) or, failing any, at the next tick, at most one per `gapMs`. A resume at the completed
+ * version ends at once; a `lastVersion` ahead of the calendar's (another instance's numbering, a calendar
+ * searched again) is no version the client can build on: it gets the latest as a new watch does.
  */
 export async function* watchCalendar(o: WatchCalendarOptions): AsyncGenerator<CalendarUpdate> {
   const watched = new Map<string, () => void>();
@@ -33,11 +46,14 @@ export async function* watchCalendar(o: WatchCalendarOptions): AsyncGenerator<Ca
     wake?.();
   };
   o.signal.addEventListener("abort", notify);
-  const rest = (ms: number) =>
+  // Resolves after `ms`, or at once on a change (`early`; an abort always wakes it).
+  const rest = (ms: number, early = true) =>
     new Promise<void>((resolve) => {
-      if (pending) return resolve();
+      if (early && pending) return resolve();
+      if (o.signal.aborted) return resolve();
       const timer = setTimeout(() => (wake = undefined, resolve()), ms);
       wake = () => {
+        if (!early && !o.signal.aborted) return;
         clearTimeout(timer);
         wake = undefined;
         resolve();
@@ -45,6 +61,7 @@ export async function* watchCalendar(o: WatchCalendarOptions): AsyncGenerator<Ca
     });
   try {
     let last = o.lastVersion ?? -1;
+    let first = true;
     let quietSince = Date.now();
     while (!o.signal.aborted) {
       pending = false;
@@ -52,10 +69,14 @@ export async function* watchCalendar(o: WatchCalendarOptions): AsyncGenerator<Ca
       for (const d of c.days) {
         if (d.searchId !== undefined && d.state === "searching" && !watched.has(d.searchId)) watched.set(d.searchId, await o.watch(d.searchId, notify));
       }
+      if (first && c.version < last) last = -1;
+      if (first && c.version === last) yield { kind: "known", snapshot: c };
+      first = false;
       if (c.version > last) {
         last = c.version;
         quietSince = Date.now();
         yield { kind: "snapshot", snapshot: c };
+        if (!c.completed && o.gapMs) await rest(o.gapMs, false);
       }
       if (c.completed || o.signal.aborted) return;
       if (Date.now() - quietSince >= o.keepAliveMs) {

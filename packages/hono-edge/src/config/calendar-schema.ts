@@ -2,8 +2,12 @@ import * as z from "zod";
 
 /** The price calendars' settings (`calendar.*`): see the calendar guide. */
 export const CalendarSettingsSchema = z.strictObject({
-  /** Day searches one price calendar (`POST /ConsultaAereo/Calendario`) runs at once: the day asked first, then outward. */
-  concurrency: z.int().min(1).max(15).default(3),
+  /**
+   * Day searches one price calendar (`POST /ConsultaAereo/Calendario`) runs at once at most, for an upstream
+   * that needs a slower pace. Default: every day at once (as many as the calendar's request budget pays for), so
+   * a calendar takes about as long as its slowest day's search. Days start in order: the day asked, then outward.
+   */
+  concurrency: z.int().min(1).max(49).optional(),
   /**
    * A calendar's budget of upstream requests, in ordinary searches per day asked: each day may cost at most
    * as many requests as this many searches may make (`upstream.budget.requestsPerSearch`, or `requestsPerSource`

@@ -1,4 +1,5 @@
 import type { Clock } from "../clock.js";
+import { durableCalendars } from "./durable-calendar-store.js";
 import { createMemorySessionStore } from "../search/memory-session-store.js";
 import type { SearchChange } from "../search/search-change.js";
 import type { SearchRecord, SessionStore } from "../search/session-store.js";
@@ -21,10 +22,11 @@ export interface DurableSessionStoreOptions {
 export interface DurableSessionStore {
   readonly store: SessionStore;
   /**
-   * Loads the searches kept in storage back into memory (call once, before serving: in the object's
-   * constructor, under `blockConcurrencyWhile`). Expired ones are deleted instead. A restored search that
-   * had not completed holds no lease, so the next poll or stream of it takes it over and runs its pending
-   * sources until its original deadline. Returns how many searches came back.
+   * Loads the searches and price calendars kept in storage back into memory (call once, before serving: in
+   * the object's constructor, under `blockConcurrencyWhile`). Expired ones are deleted instead. A restored
+   * search that had not completed holds no lease, so the next poll or stream of it takes it over and runs its
+   * pending sources until its original deadline; a calendar likewise (its days not settled run again).
+   * Returns how many searches came back.
    */
   restore(): Promise<number>;
   /** Deletes the stored searches past their TTL; the time (epoch ms) the next one expires, if any remains. */
@@ -77,7 +79,7 @@ const changesFrom = (parts: Map<string, string>, id: string): SearchChange[] => 
 
 /**
  * The session store of a Durable Object: the in-memory store, written through to the object's storage so a
- * search outlives the object's eviction from memory. Every new search and every appended change is stored
+ * search (and a price calendar: its record, at every write) outlives the object's eviction from memory. Every new search and every appended change is stored
  * (the record as JSON, each change as JSON split in parts under keys ordered by version), and awaited
  * before `append` answers, so no client sees a version the storage does not have. Leases are not stored:
  * they belong to the object's life in memory. {@link DurableSessionStore.restore} rebuilds memory from
@@ -113,7 +115,10 @@ export const createDurableSessionStore = (o: DurableSessionStoreOptions): Durabl
     return records.sort((a, b) => a.createdAt - b.createdAt);
   };
 
+  const calendars = durableCalendars(inner.calendars!, storage, o.clock, o.ttlMs);
+
   const store: SessionStore = {
+    calendars: calendars.calendars,
     async openOrJoin(candidate) {
       const result = await inner.openOrJoin(candidate);
       if (result.created) await saveRecord(result.record.id);
@@ -156,6 +161,7 @@ export const createDurableSessionStore = (o: DurableSessionStoreOptions): Durabl
           pinned = undefined;
         }
       }
+      await calendars.restore();
       return restored;
     },
     async sweep() {
@@ -166,7 +172,8 @@ export const createDurableSessionStore = (o: DurableSessionStoreOptions): Durabl
         if (now >= expiry) await drop(record.id);
         else next = Math.min(next ?? expiry, expiry);
       }
-      return next;
+      const calendar = await calendars.sweep();
+      return calendar === undefined ? next : Math.min(next ?? calendar, calendar);
     },
   };
 };

@@ -1,5 +1,6 @@
 import type { SearchSource } from "@voar/core";
 import { createApp } from "../app/create-app.js";
+import { priceCalendar } from "../calendar/price-calendar.js";
 import { systemClock } from "../clock.js";
 import type { ServiceConfig } from "../config/config-schema.js";
 import { trackSearches, type TrackedStore } from "../entries/track-searches.js";
@@ -40,7 +41,9 @@ const hiddenFrom = (header: string | null): readonly number[] | undefined => {
  * One search identity's Durable Object: the whole app, with a session store in memory written through to
  * the object's storage. The Worker sends it every search request (body or poll) of its identity (tenant,
  * normalized query, Pagante state), so identical requests share its search wherever they arrive; the ids it
- * issues carry its object id, so polls by `Token` / `LeaseId` and SSE streams come back to it. A search runs
+ * issues carry its object id, so polls by `Token` / `LeaseId` and SSE streams come back to it. A price
+ * calendar's identity (tenant, query, days, Pagante state) names an object of its own the same way: it keeps
+ * the calendar's record and runs its days as its own searches, whose `TokenBusca` route back to it. A search runs
  * on the object's timers after the first answer; while one runs, an alarm every {@link KEEP_ALIVE_MS} keeps
  * the object busy, and afterwards one at the next TTL expiry deletes what expired from storage.
  *
@@ -80,6 +83,9 @@ export class SearchObjectCore {
       pagante,
       rateLimiter: unlimited,
       newSearchId: () => mintSearchId(objectId),
+      // A price calendar's object is this class too, named by the calendar's identity: its record in this
+      // object's storage, its days this object's searches (their ids route back here, as the calendar's does).
+      priceCalendar: priceCalendar(),
     });
     void state.blockConcurrencyWhile(async () => {
       const restored = await this.durable.restore();

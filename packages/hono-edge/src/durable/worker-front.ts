@@ -1,4 +1,4 @@
-import { parseSearchRequest, type SearchSource } from "@voar/core";
+import { parseCalendarRequest, parseSearchRequest, type SearchSource } from "@voar/core";
 import { airports } from "@voar/core/airports";
 import { Hono, type Context, type Handler } from "hono";
 import { createApp } from "../app/create-app.js";
@@ -16,6 +16,8 @@ import { corsPolicy } from "../middleware/cors-policy.js";
 import { rateLimit } from "../middleware/rate-limit.js";
 import { requestLog } from "../middleware/request-log.js";
 import { pollField } from "../routes/search-request.js";
+import { calendarKey } from "../calendar/calendar-record.js";
+import { priceCalendar } from "../calendar/price-calendar.js";
 import { searchKey } from "../search/search-key.js";
 import { createMemoryPaganteSettings } from "../settings/pagante-settings.js";
 import { durablePaganteSettings, durableRateLimiters } from "./shared-settings.js";
@@ -73,34 +75,43 @@ export const createWorkerFront = (deps: WorkerFrontDeps): Hono<AppEnv> => {
   const rateLimiters = shared ? durableRateLimiters(shared) : memoryRateLimiters(clock);
   const rateLimiter = rateLimiters("tenant", config.limits.rateLimit);
   // No docsAssets: Swagger UI's files would take most of the bundle's size budget, so /docs says where the
-  // interactive reference is served (the Node entry) and links the OpenAPI document. No price calendar
-  // either (no `priceCalendar`): the isolate's memory is no place for one (a poll in another isolate would
-  // not find it), and the search objects keep searches only; the calendar routes answer 404.
-  const local = createApp({ config, sources: deps.sources, clock, logger, pagante, rateLimiters, rateLimiter, docsAssets: undefined });
+  // interactive reference is served (the Node entry) and links the OpenAPI document. The price calendar is
+  // the objects' (see `forward`); here it only documents its routes (the isolate's memory is no place for a
+  // calendar: a poll in another isolate would not find it).
+  const local = createApp({ config, sources: deps.sources, clock, logger, pagante, rateLimiters, rateLimiter, docsAssets: undefined, priceCalendar: priceCalendar() });
   const base = config.basePath;
 
-  const forward: Handler<AppEnv> = async (c) => {
-    // A fresh ArrayBuffer-backed copy (readBodyBytes builds one): sent on to the object as the body.
-    const bytes = (await readBodyBytes(c.req.raw, config.limits.bodyBytes)) as Uint8Array<ArrayBuffer>;
-    const body = await readJsonBody(new Request(c.req.url, { method: "POST", body: bytes }), config.limits.bodyBytes);
-    const parsed = parseSearchRequest(body, { airports, now: new Date(clock.now()) });
-    if (parsed.kind === "invalid") throw new InvalidRequest(parsed.campos);
-    const headers = new Headers(c.req.raw.headers);
-    headers.delete(HIDDEN_CASH_HEADER);
-    headers.delete("content-length");
-    headers.set("x-request-id", c.get("requestId"));
-    let object: DurableObjectId | undefined;
-    if (parsed.kind === "query") {
-      const hidden = await pagante.hiddenCashAirlines();
-      const fingerprint = (await deps.deployment) ?? "";
-      object = searches.idFromName(`${fingerprint}\u0000${searchKey(c.get("principal").tenant, parsed.query, hidden)}`);
-      headers.set(HIDDEN_CASH_HEADER, hidden.join(","));
-    } else {
-      object = objectOfPoll(searches, parsed.token);
-      if (object === undefined) throw new UnknownSearch(pollField(body));
-    }
-    return searches.get(object).fetch(new Request(c.req.url, { method: "POST", headers, body: bytes }));
-  };
+  /**
+   * Sends a search or calendar request to its object once checked: a query (a calendar's with its days) to the
+   * object of its identity, a poll to the object its id names.
+   */
+  const forward =
+    (kind: "search" | "calendar"): Handler<AppEnv> =>
+    async (c) => {
+      // A fresh ArrayBuffer-backed copy (readBodyBytes builds one): sent on to the object as the body.
+      const bytes = (await readBodyBytes(c.req.raw, config.limits.bodyBytes)) as Uint8Array<ArrayBuffer>;
+      const body = await readJsonBody(new Request(c.req.url, { method: "POST", body: bytes }), config.limits.bodyBytes);
+      const context = { airports, now: new Date(clock.now()), compat: c.get("principal").compat };
+      const parsed = kind === "search" ? parseSearchRequest(body, context) : parseCalendarRequest(body, context);
+      if (parsed.kind === "invalid") throw new InvalidRequest(parsed.campos);
+      const headers = new Headers(c.req.raw.headers);
+      headers.delete(HIDDEN_CASH_HEADER);
+      headers.delete("content-length");
+      headers.set("x-request-id", c.get("requestId"));
+      let object: DurableObjectId | undefined;
+      if (parsed.kind === "poll") {
+        object = objectOfPoll(searches, parsed.token);
+        if (object === undefined) throw new UnknownSearch(pollField(body), kind === "calendar" ? "calendar" : undefined);
+      } else {
+        const hidden = await pagante.hiddenCashAirlines();
+        const fingerprint = (await deps.deployment) ?? "";
+        const { tenant } = c.get("principal");
+        const identity = parsed.kind === "calendar" ? calendarKey(tenant, parsed.query, parsed.flexibleDays, parsed.returnDays, hidden) : searchKey(tenant, parsed.query, hidden);
+        object = searches.idFromName(`${fingerprint}\u0000${identity}`);
+        headers.set(HIDDEN_CASH_HEADER, hidden.join(","));
+      }
+      return searches.get(object).fetch(new Request(c.req.url, { method: "POST", headers, body: bytes }));
+    };
 
   const front = new Hono<AppEnv>();
   const crossOrigin = corsPolicy(config.cors);
@@ -110,8 +121,10 @@ export const createWorkerFront = (deps: WorkerFrontDeps): Hono<AppEnv> => {
     bearerAuth(createAuthenticator(config, clock)),
     rateLimit(rateLimiter),
   ] as const;
-  front.post(`${base}/ConsultaAereo/Consultar`, ...checks, forward);
-  front.post(`${base}/ConsultaAereo/Stream`, ...checks, forward);
+  front.post(`${base}/ConsultaAereo/Consultar`, ...checks, forward("search"));
+  front.post(`${base}/ConsultaAereo/Stream`, ...checks, forward("search"));
+  front.post(`${base}/ConsultaAereo/Calendario`, ...checks, forward("calendar"));
+  front.post(`${base}/ConsultaAereo/Calendario/Stream`, ...checks, forward("calendar"));
   front.all("*", (c) => local.fetch(c.req.raw));
   front.onError((err, c: Context<AppEnv>) => {
     const e = isServiceError(err) ? err : new InternalError(err);

@@ -25,6 +25,8 @@ export const trackSearches = (inner: SessionStore): TrackedStore => {
     for (const resolve of done) resolve();
   };
   const store: SessionStore = {
+    // A calendar's days are searches of this store: tracked as any.
+    ...(inner.calendars ? { calendars: inner.calendars } : {}),
     get: (id) => inner.get(id),
     changes: (id, afterVersion) => inner.changes(id, afterVersion),
     watch: (id, listener) => inner.watch(id, listener),

@@ -30,8 +30,9 @@ return {1}`;
 
 /**
  * KEYS: hash, mapping. ARGV: owner, lease ms (0 gives the lease up), record JSON, expire-at (epoch ms),
- * join-until (epoch ms, '' for none), id. Writes the record if the lease is free, lapsed or `owner`'s;
- * returns 1, or 0 (nothing written) when the calendar is gone or another instance holds it.
+ * join-until (epoch ms, '' for none: a running calendar, one whose days are searched again among them), id.
+ * Writes the record if the lease is free, lapsed or `owner`'s; returns 1, or 0 (nothing written) when the
+ * calendar is gone or another instance holds it.
  */
 export const SAVE_CALENDAR = `${NOW}
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
@@ -44,7 +45,7 @@ else
   redis.call('HSET', KEYS[1], 'rec', ARGV[3])
   redis.call('HDEL', KEYS[1], 'owner', 'exp')
 end
-if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'join', ARGV[5]) end
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'join', ARGV[5]) else redis.call('HDEL', KEYS[1], 'join') end
 local life = math.max(1, tonumber(ARGV[4]) - now)
 redis.call('PEXPIRE', KEYS[1], life)
 if redis.call('GET', KEYS[2]) == ARGV[6] then redis.call('PEXPIRE', KEYS[2], life) end

@@ -1,12 +1,13 @@
-import { hasResults, search, type Offer, type SearchSnapshot, type SearchSource, type SourceFailure, type SourceProgress } from "@voar/core";
+import { hasResults, search, type Offer, type SearchSnapshot, type SearchSource, type SourceFailure } from "@voar/core";
 import type { Subscription } from "rxjs";
 import type { Clock } from "../clock.js";
 import { loggerInTrace, type Logger } from "../logging/logger.js";
 import type { SearchEnd, ServiceMetrics } from "../telemetry/service-metrics.js";
 import { context, SpanStatusCode, trace, tracer, type Context as TraceContext } from "../telemetry/tracing.js";
-import { changedOffers, rejoinWindowMs, type SearchChange } from "./search-change.js";
+import { changedOffers, mergeProgress, rejoinWindowMs, type SearchChange } from "./search-change.js";
 import type { SearchRecord, SessionStore } from "./session-store.js";
 import { rejoinWithinValidity } from "./offer-validity.js";
+import { offersExpiry } from "./offers-expiry.js";
 import { createStoreSync, type SyncOutcome } from "./store-sync.js";
 import { answerMeter } from "./answer-meter.js";
 
@@ -56,21 +57,6 @@ export interface RunningSearch {
   sync(): Promise<SyncOutcome>;
 }
 
-const stoppedMessage = "a busca foi interrompida antes desta fonte responder";
-
-/**
- * Progress to record: the engine's for the sources it runs (never fewer items than already recorded), the
- * recorded one for the others; once complete, a source nobody ran any more is failed, so a completed
- * search never shows a pending source.
- */
-const mergeProgress = (recorded: readonly SourceProgress[], engine: readonly SourceProgress[], completed: boolean): SourceProgress[] =>
-  recorded.map((p) => {
-    const e = engine.find((x) => x.id === p.id);
-    if (e) return { ...e, items: Math.max(e.items, p.items) };
-    if (completed && p.state === "pending") return { ...p, state: "failed", error: { tag: "DeadlineExceeded", message: stoppedMessage, retryable: true } };
-    return p;
-  });
-
 /**
  * Runs the engine for a search and records every snapshot it emits as the next {@link SearchChange} in the
  * store, in order, renewing the lease as it goes (and on a heartbeat while sources are quiet). Versions
@@ -112,9 +98,24 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
     ended = true;
     finish("stopped");
     clearInterval(heartbeat);
+    expiry.stop();
     subscription.unsubscribe();
     o.onEnd();
   };
+
+  // Completes the search without its engine (it failed, or the offers ended: see `offersExpiry`), pending sources stopped.
+  let [completed, latestSources] = [false, o.base.sources];
+  const completeNow = (how: "failed" | "deadline") => {
+    completed = true;
+    finish(how);
+    record({ version: ++version, offers: [], sources: mergeProgress(latestSources, [], true), completed: true, completion: "deadline" });
+  };
+  const expiry = offersExpiry(o.base, now, () => {
+    if (ended || completed) return;
+    logger.log({ level: "info", msg: "search.offers_expired", searchId: o.record.id, version: version + 1 });
+    subscription.unsubscribe();
+    completeNow("deadline");
+  });
 
   /** Every offer of the base and of this run (the latest version of each), with the latest progress. */
   const wholeState = (latest: SearchChange | undefined): SearchChange => {
@@ -146,7 +147,10 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
     const sources = mergeProgress(o.base.sources, s.sources, s.completed);
     const change: SearchChange = { version: ++version, offers: changedOffers(s, seen), sources, completed: s.completed, completion: s.completion };
     if (fresh && o.recorded) latestRecorded = { ...s, version: change.version, sources, completed: s.completed, completion: s.completion };
+    latestSources = sources;
+    completed = s.completed;
     record(change);
+    if (!completed) expiry.watch(s);
   };
 
   /** Each source's answer and the first offer's time (`answerMeter`); how the search ended, when it is complete. */
@@ -156,9 +160,8 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
   };
 
   const onEngineError = (e: unknown) => {
-    finish("failed");
     logger.log({ level: "error", msg: "search.engine_failed", searchId: o.record.id, error: e instanceof Error ? e.message : String(e) });
-    record({ version: ++version, offers: [], sources: mergeProgress(o.base.sources, [], true), completed: true, completion: "deadline" });
+    completeNow("failed");
   };
 
   /**

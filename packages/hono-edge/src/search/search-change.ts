@@ -136,3 +136,18 @@ export const secondsUntilRejoinEnds = (
   const left = record.completedAt + window - now;
   return left > 0 ? Math.max(1, Math.ceil(left / 1000)) : undefined;
 };
+
+const stoppedMessage = "a busca foi interrompida antes desta fonte responder";
+
+/**
+ * Progress to record: the engine's for the sources it runs (never fewer items than already recorded), the
+ * recorded one for the others; once complete, a source nobody ran any more is failed, so a completed
+ * search never shows a pending source.
+ */
+export const mergeProgress = (recorded: readonly SourceProgress[], engine: readonly SourceProgress[], completed: boolean): SourceProgress[] =>
+  recorded.map((p) => {
+    const e = engine.find((x) => x.id === p.id);
+    if (e) return { ...e, items: Math.max(e.items, p.items) };
+    if (completed && p.state === "pending") return { ...p, state: "failed", error: { tag: "DeadlineExceeded", message: stoppedMessage, retryable: true } };
+    return p;
+  });

@@ -87,6 +87,7 @@ export class SearchHub {
     } else {
       this.o.metrics?.searchJoined();
       await this.ensureRunning(record);
+      if (holdsExpiredOffer(await this.snapshot(record), this.o.clock.now())) throw new StoreUnavailable("its offers just stopped being current, its run is completing it: ask again");
     }
     return record;
   }
@@ -96,7 +97,7 @@ export class SearchHub {
     return secondsUntilRejoinEnds(record, s, Math.min(this.o.failedTtlMs, this.o.ttlMs), this.o.clock.now());
   }
 
-  /** A live search of the tenant by id; undefined when unknown, expired (or its offers are), or another tenant's. */
+  /** A live search of the tenant by id; undefined when unknown, expired (or an offer it holds is), or another tenant's. */
   async find(tenant: string, id: string): Promise<SearchRecord | undefined> {
     let record = await this.o.store.get(id);
     const run = this.running.get(id);
@@ -109,7 +110,7 @@ export class SearchHub {
     // "expired" yet, but "try again in a moment" (retryable); after it, gone for good.
     if (!record && this.availability.recovering()) throw new StoreUnavailable("the store is recovering its searches");
     if (!record || record.tenant !== tenant) return undefined;
-    if (record.completed && holdsExpiredOffer(await this.snapshot(record), this.o.clock.now())) return undefined; // searched again: no stale price
+    if (holdsExpiredOffer(await this.snapshot(record), this.o.clock.now())) return undefined; // searched again: no stale price
     await this.ensureRunning(record);
     return record;
   }

@@ -14,19 +14,16 @@
  *   answer is cached. A run that fails is not cached; the engine retries as it would the source.
  * Offers without freshness members get the time they came (`seenAt`) and `validUntil` `freshMs + staleMs`
  * later: an offer is current for as long as the cache may serve it. An answer any of whose offers stops being
- * current within {@link MIN_VALIDITY_LEFT_MS} (half their life, if shorter) is not served at all (a miss): no search shows a price past its
- * `validUntil`.
+ * current within `MIN_VALIDITY_LEFT_MS` (half their life, if shorter: see `usableUntil`, the margin a search to
+ * join and a calendar's day need too) is not served at all (a miss): no search shows a price past its `validUntil`.
  */
 import { context, type Context } from "@opentelemetry/api";
 import { queryKey, type Offer, type SearchQuery, type SearchSource } from "@voar/core";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../logging/logger.js";
-import { earliestValidUntil } from "../search/offer-validity.js";
+import { usableUntil } from "../search/offer-validity.js";
 import { AnswerFlight } from "./answer-flight.js";
 import type { AnswerStore } from "./answer-store.js";
-
-/** An answer whose earliest offer stops being current within this (or half its offers' life, if shorter) is not served: a search lasts up to a minute. */
-export const MIN_VALIDITY_LEFT_MS = 60_000;
 
 /** What a lookup found: a fresh answer, a stale one (served and refreshed), or none. */
 export type CacheLookup = "hit" | "stale" | "miss";
@@ -69,8 +66,6 @@ const cachedQuery = (source: SearchSource, query: SearchQuery): SearchQuery =>
  */
 export const createAnswerCache = (o: AnswerCacheOptions): AnswerCache => {
   const flights = new Map<string, AnswerFlight>();
-  // The least validity an answer must have left to be served: a minute, or half an offer's life if that is shorter.
-  const validityLeft = Math.min(MIN_VALIDITY_LEFT_MS, (o.freshMs + o.staleMs) / 2);
 
   const stamp = (batch: readonly Offer[], now: number): readonly Offer[] =>
     batch.some((x) => x.seenAt === undefined) ? batch.map((x) => (x.seenAt !== undefined ? x : { ...x, seenAt: now, validUntil: x.validUntil ?? now + o.freshMs + o.staleMs })) : batch;
@@ -124,8 +119,9 @@ export const createAnswerCache = (o: AnswerCacheOptions): AnswerCache => {
       const key = `${o.account}\u0000${source.id}\u0000${queryKey(asked)}`;
       const running = flights.get(key);
       const found = running ? undefined : await lookup(key, source.id);
-      // An answer is served only while its offers stay current through a search (never past their `validUntil`).
-      const cached = found && (earliestValidUntil(found.offers) ?? Infinity) - o.clock.now() >= validityLeft ? found : undefined;
+      // An answer is served only while its offers stay current through a search (never past their `validUntil`):
+      // each with a minute left, or half its life if that is shorter.
+      const cached = found && o.clock.now() <= (usableUntil(found.offers) ?? Infinity) ? found : undefined;
       const age = cached ? o.clock.now() - cached.storedAt : Infinity;
       if (cached && age < o.freshMs) {
         o.onCacheLookup?.("hit", source.id);

@@ -22,11 +22,11 @@ describe("POST /ConsultaAereo/Calendario", () => {
     expect(first.body).toMatchObject({ Success: true, Completed: false, TotalItens: 7, Erro: null });
     expect(dates(first.body.Data)).toEqual(["2026-03-17", "2026-03-18", "2026-03-19", "2026-03-20", "2026-03-21", "2026-03-22", "2026-03-23"]);
     expect(first.body.Data.map((d) => d.DiaPedido)).toEqual([false, false, false, true, false, false, false]);
-    // The day asked and its nearest neighbours start first (3 at once); the others wait their turn.
+    // Every day starts at once: the calendar waits for its slowest day once.
     await vi.advanceTimersByTimeAsync(50);
     const started = await calendario(app, { Token: first.body.Token });
-    expect(started.body.Data.map((d) => d.Estado)).toEqual(["aguardando", "aguardando", "buscando", "buscando", "buscando", "aguardando", "aguardando"]);
-    expect(started.body.Data.map((d) => d.TokenBusca !== null)).toEqual([false, false, true, true, true, false, false]);
+    expect(started.body.Data.map((d) => d.Estado)).toEqual(Array(7).fill("buscando"));
+    expect(started.body.Data.every((d) => d.TokenBusca !== null)).toBe(true);
 
     const done = await completedCalendar(app, first.body.Token);
     expect(CalendarEnvelopeSchema.parse(done.body)).toEqual(done.body);
@@ -43,6 +43,15 @@ describe("POST /ConsultaAereo/Calendario", () => {
       expect(day.MenorValor).toBe(Math.min(...cash));
     }
     expect(new Set(done.body.Data.map((d) => d.TokenBusca)).size).toBe(7);
+  });
+
+  it("with calendar.concurrency, at most that many days at once: the day asked and its nearest neighbours first, the others in turn", async () => {
+    const { app } = testApp({ sources: fastSources({ latencyMs: 500 }), configInput: { calendar: { concurrency: 3 } } });
+    const first = await calendario(app, ASKED);
+    await vi.advanceTimersByTimeAsync(50);
+    const started = await calendario(app, { Token: first.body.Token });
+    expect(started.body.Data.map((d) => d.Estado)).toEqual(["aguardando", "aguardando", "buscando", "buscando", "buscando", "aguardando", "aguardando"]);
+    expect((await completedCalendar(app, first.body.Token)).body.Data.every((d) => d.MenorValor !== null)).toBe(true);
   });
 
   it("the same body again joins the same calendar; a poll by LeaseId too; another tenant's Token is unknown", async () => {

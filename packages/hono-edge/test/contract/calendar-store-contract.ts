@@ -82,5 +82,16 @@ export const calendarStoreContract = (name: string, make: (settings: { ttlMs: nu
       await h.elapse(timing.ttlMs);
       expect(await calendars.get("c1")).toBeUndefined();
     });
+
+    it("a completed calendar running again (its days searched again) is joined by its key again", async () => {
+      const { h, calendars } = await harness();
+      const one = recordOf(h, "c1");
+      await calendars.openOrJoin(one);
+      expect(await calendars.save({ ...one, completed: true, completedAt: h.now(), joinableUntil: h.now() + 50 }, "a", 0)).toBe(true);
+      await h.elapse(100);
+      expect(await calendars.save({ ...one, completed: false, versionBase: 9 }, "b", timing.leaseMs)).toBe(true);
+      const joined = await calendars.openOrJoin(recordOf(h, "c2", { key: "key-c1" }));
+      expect(joined).toMatchObject({ created: false, record: { id: "c1", versionBase: 9, lease: { owner: "b" } } });
+    });
   });
 };

@@ -6,11 +6,20 @@ import { createDurableSessionStore } from "../../src/durable/durable-session-sto
 import { applyChanges, emptySnapshotOf, type SearchChange } from "../../src/search/search-change.js";
 import type { SearchRecord } from "../../src/search/session-store.js";
 import { sessionStoreContract } from "../contract/session-store-contract.js";
+import { calendarStoreContract } from "../contract/calendar-store-contract.js";
+import type { CalendarRecord } from "../../src/calendar/calendar-record.js";
 import { manualClock } from "../support/app.js";
 import { memoryStorage } from "./memory-storage.js";
 
 // The port's contract holds for the store of a Durable Object (writing through changes nothing it promises).
 sessionStoreContract("durable object", async ({ ttlMs, maxChangesPerSearch }) => {
+  const clock = manualClock(Date.parse("2026-03-02T15:00:00Z"));
+  const { store } = createDurableSessionStore({ storage: memoryStorage().storage, clock, maxSessions: 100, ttlMs, maxChangesPerSearch });
+  return { store, now: () => clock.now(), elapse: async (ms) => clock.advance(ms), close: async () => undefined };
+});
+
+// And the calendar store's (a calendar's record written through to storage at every write).
+calendarStoreContract("durable object", async ({ ttlMs, maxChangesPerSearch }) => {
   const clock = manualClock(Date.parse("2026-03-02T15:00:00Z"));
   const { store } = createDurableSessionStore({ storage: memoryStorage().storage, clock, maxSessions: 100, ttlMs, maxChangesPerSearch });
   return { store, now: () => clock.now(), elapse: async (ms) => clock.advance(ms), close: async () => undefined };
@@ -140,5 +149,48 @@ describe("the Durable Object's store after an eviction", () => {
     expect(await after.restore()).toBe(0);
     expect(data.size).toBe(0);
     expect(await durable.sweep()).toBeUndefined();
+  });
+});
+
+describe("a price calendar in the Durable Object's store", () => {
+  const calendarAt = (now: number, over: Partial<CalendarRecord> = {}): CalendarRecord => ({
+    id: "c1",
+    key: "calendar-key",
+    tenant: "acme",
+    query,
+    flexibleDays: 1,
+    hiddenCashAirlines: [],
+    days: [{ departureDate: "2026-03-19", searchId: "s1" }, { departureDate: "2026-03-20" }, { departureDate: "2026-03-21" }],
+    createdAt: now,
+    deadlineAt: now + 120_000,
+    completed: false,
+    lease: { owner: "first", expiresAt: now + 15_000 },
+    ...over,
+  });
+
+  it("comes back after an eviction as last written, without its lease (the next request takes it over), its key joined again; swept once expired", async () => {
+    const clock = manualClock(Date.parse("2026-03-02T15:00:00Z"));
+    const { storage } = memoryStorage();
+    const first = createDurableSessionStore({ storage, clock, maxSessions: 100, ttlMs: TTL });
+    const calendars = first.store.calendars!;
+    const record = calendarAt(clock.now());
+    expect((await calendars.openOrJoin(record)).created).toBe(true);
+    const written = { ...record, days: [{ ...record.days[0]!, settled: { version: 4, sources: [] } }, ...record.days.slice(1)] };
+    expect(await calendars.save(written, "first", 15_000)).toBe(true);
+
+    const fresh = createDurableSessionStore({ storage, clock, maxSessions: 100, ttlMs: TTL });
+    await fresh.restore();
+    const { lease: _lease, ...kept } = written;
+    expect(await fresh.store.calendars!.get("c1")).toEqual(kept);
+    expect(await fresh.store.calendars!.openOrJoin({ ...calendarAt(clock.now()), id: "c2" })).toMatchObject({ created: false, record: { id: "c1" } });
+    // Not owned by anyone now: another instance's write is taken.
+    expect(await fresh.store.calendars!.save(kept, "second", 15_000)).toBe(true);
+
+    expect(await fresh.sweep()).toBe(record.deadlineAt + TTL);
+    clock.advance(120_000 + TTL);
+    expect(await fresh.sweep()).toBeUndefined();
+    const later = createDurableSessionStore({ storage, clock, maxSessions: 100, ttlMs: TTL });
+    await later.restore();
+    expect(await later.store.calendars!.get("c1")).toBeUndefined();
   });
 });

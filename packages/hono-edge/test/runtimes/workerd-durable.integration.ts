@@ -1,14 +1,16 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { applyCalendarChange, CalendarChangeSchema, type CalendarEnvelope } from "@voar/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { daysAhead, type Envelope } from "../contract/contract-target.js";
 import { parseSse } from "../support/sse.js";
 import { startWorkerd, type WorkerdServer } from "./support/workerd-miniflare.js";
 
-// Searches on Cloudflare Workers live in Durable Objects: the Worker of wrangler.toml in miniflare 3, with
-// the objects' storage in a temporary folder, so a new miniflare instance (a new isolate and new object
-// instances, as after an eviction or a deploy) serves what the previous one started.
+// Searches on Cloudflare Workers live in Durable Objects (and so do price calendars, each in the object of
+// its identity): the Worker of wrangler.toml in miniflare 3, with the objects' storage in a temporary folder,
+// so a new miniflare instance (a new isolate and new object instances, as after an eviction or a deploy)
+// serves what the previous one started.
 
 const ACME = "acme-api-key-0123456789";
 const OTHER = "other-api-key-0123456789";
@@ -44,7 +46,7 @@ afterEach(async () => {
   folders = [];
 });
 
-const post = async (server: WorkerdServer, route: "Consultar" | "Stream", body: unknown, key = ACME) =>
+const post = async (server: WorkerdServer, route: "Consultar" | "Stream" | "Calendario" | "Calendario/Stream", body: unknown, key = ACME) =>
   fetch(`${server.baseUrl}/api/ConsultaAereo/${route}`, {
     method: "POST",
     headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
@@ -160,6 +162,52 @@ describe("workerd with Durable Objects (wrangler.toml in miniflare 3)", () => {
     // A stream started by a body joins the same search.
     const byBody = parseSse(await (await post(server, "Stream", query)).text()).filter((e) => e.data !== undefined);
     expect((JSON.parse(byBody.at(-1)!.data!) as Envelope)["Token"]).toBe(token);
+  });
+
+  it("a price calendar lives in a Durable Object: started on one instance, finished from a fresh one on the same storage; its days open, its stream is light", async () => {
+    const folder = await storageFolder();
+    const first = await start(1_500, folder);
+    const asked = { Origem: "CNF", Destino: "GRU", Ida: daysAhead(40), DiasFlexiveis: 1 };
+    const started = await post(first, "Calendario", asked);
+    expect(started.status).toBe(200);
+    const calendar = (await started.json()) as CalendarEnvelope;
+    expect(calendar).toMatchObject({ Success: true, Completed: false, TotalItens: 3 });
+    expect(calendar.Token).toMatch(/^[0-9a-f]{64}\.[0-9a-f-]{36}$/);
+    // The days' searches run in the calendar's object; the instance is gone before any airline answers.
+    await stop(first);
+
+    const fresh = await start(1_500, folder);
+    let done: CalendarEnvelope | undefined;
+    for (let i = 0; i < 100 && !done?.Completed; i++) {
+      if (i > 0) await sleep(200);
+      const res = await post(fresh, "Calendario", { Token: calendar.Token });
+      expect(res.status).toBe(200);
+      done = (await res.json()) as CalendarEnvelope;
+    }
+    expect(done).toMatchObject({ Completed: true, Token: calendar.Token });
+    expect(done!.Data.map((d) => d.Data)).toEqual(calendar.Data.map((d) => d.Data));
+    for (const day of done!.Data) {
+      expect(day.MenorValor).not.toBeNull();
+      // Each day's search is the calendar object's: its Token routes back there.
+      const search = await consultar(fresh, { Token: day.TokenBusca, QuantidadePorPagina: 100 });
+      expect(search.status).toBe(200);
+      expect(search.body).toMatchObject({ Completed: true, Token: day.TokenBusca });
+    }
+    // The same body joins it (the object of the calendar's identity); another tenant cannot poll it.
+    expect(((await (await post(fresh, "Calendario", asked)).json()) as CalendarEnvelope).Token).toBe(calendar.Token);
+    expect((await post(fresh, "Calendario", { Token: calendar.Token }, OTHER)).status).toBe(404);
+
+    // A new calendar's stream: the whole calendar first and last, only the days that changed between.
+    const res = await post(fresh, "Calendario/Stream", { ...asked, Ida: daysAhead(45) });
+    expect(res.status).toBe(200);
+    const events = parseSse(await res.text()).filter((e) => e.data !== undefined);
+    expect(events[0]!.event).toBeUndefined();
+    expect(events.at(-1)!.event).toBeUndefined();
+    expect(events.some((e) => e.event === "dias")).toBe(true);
+    let followed = JSON.parse(events[0]!.data!) as CalendarEnvelope;
+    for (const e of events.slice(1)) followed = e.event === "dias" ? applyCalendarChange(followed, CalendarChangeSchema.parse(JSON.parse(e.data!))) : (JSON.parse(e.data!) as CalendarEnvelope);
+    expect(followed).toMatchObject({ Completed: true });
+    expect(followed.Data.every((d) => d.MenorValor !== null)).toBe(true);
   });
 
   it("a page of another origin polls the search's object conditionally: If-None-Match allowed, ETag readable, 304 answered", async () => {

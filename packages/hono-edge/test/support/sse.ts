@@ -2,6 +2,8 @@ import { vi } from "vitest";
 
 /** One Server-Sent Event as a test sees it. */
 export interface SseEvent {
+  /** The event's type (`event:`), when it is not the default `message`. */
+  readonly event?: string;
   readonly id?: string;
   readonly data?: string;
   readonly retry?: string;

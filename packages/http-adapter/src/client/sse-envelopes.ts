@@ -1,8 +1,10 @@
 /**
  * Follows a search on the service's Server-Sent Events stream, `POST {base}/ConsultaAereo/Stream`: one
- * event per snapshot whose `data` is the envelope, ending after the `Completed: true` one. The stream is
- * parsed by `eventsource-parser`. Keep-alive comments and `retry:` lines are ignored; an event carrying an
- * error envelope ends the search with its tagged error.
+ * event per snapshot whose `data` is the envelope, ending after the `Completed: true` one. A calendar's stream
+ * sends changes between whole answers (`event: dias`, the days that changed): each is applied to the last
+ * answer, and the client yields the whole calendar every time. The stream is parsed by `eventsource-parser`.
+ * Keep-alive comments and `retry:` lines are ignored; an event carrying an error envelope ends the search with
+ * its tagged error.
  */
 import { MalformedPayload, TransportError } from "@voar/core";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
@@ -43,9 +45,17 @@ export async function* eventsOf(body: ReadableStream<Uint8Array>, signal: AbortS
 }
 
 async function* envelopesOf<E extends { readonly Completed: boolean }>(body: ReadableStream<Uint8Array>, o: ResolvedClientOptions, signal: AbortSignal, route: ProgressiveRoute): AsyncGenerator<E> {
+  let last: E | undefined;
   for await (const event of eventsOf(body, signal)) {
     const json = parseJson(event.data, "o evento SSE");
-    const envelope = envelopeOf<E>(200, json, undefined, o.validate, route);
+    const changes = route.changes;
+    let envelope: E;
+    if (changes && event.event === changes.event) {
+      if (!last) throw new MalformedPayload({ detail: `evento ${changes.event} antes da primeira resposta inteira` });
+      const change = envelopeOf<E>(200, json, undefined, o.validate, { ...route, check: changes.check });
+      envelope = changes.apply(last as never, change as never) as E;
+    } else envelope = envelopeOf<E>(200, json, undefined, o.validate, route);
+    last = envelope;
     yield envelope;
     if (envelope.Completed) return;
   }

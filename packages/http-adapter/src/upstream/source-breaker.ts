@@ -5,13 +5,15 @@
  * - the breaker counts the requests that fail as an unavailable upstream does (transport errors, timeouts,
  *   5xx and 408, 429); any other answer, a business refusal or a 403 included, is the upstream answering. While
  *   open, a request is not sent: it fails at once with `SourceUnavailable`, which the engine does not retry
- *   within the search and progress shows with the catalogue's sentence;
+ *   within the search and progress shows with the catalogue's sentence. While half-open, one request is the
+ *   probe and the requests beside it wait for its outcome (at most the probe's own time limit): sent when it
+ *   closes the breaker, failed with the new cool-down when it opens it again;
  * - the budget counts the requests of one search, over all the sources of one adapter; past it a request
  *   fails with `RequestBudgetExhausted`, likewise visible and not retried.
  */
 import { isSourceError, RequestBudgetExhausted, SourceUnavailable, type SearchQuery } from "@voar/core";
 import type { HttpReply, HttpRequest, HttpTransport } from "../transport/http-transport.js";
-import { memoryBreakerStore, type BreakerSettings, type BreakerState, type BreakerStore, type RequestOutcome } from "./breaker-state.js";
+import { memoryBreakerStore, type Admission, type BreakerSettings, type BreakerState, type BreakerStore, type RequestOutcome } from "./breaker-state.js";
 import { requestBudgetGroupOf } from "./request-budget-group.js";
 
 /** Options of the breakers (one per source). */
@@ -37,10 +39,54 @@ export interface RequestBudgetOptions {
 /** The protection shared by the sources of one adapter. */
 export interface UpstreamProtection {
   /** Undefined when the breakers are off. */
-  readonly breaker: { readonly settings: BreakerSettings; readonly store: BreakerStore; readonly notify: (sourceId: string, state: BreakerState) => void } | undefined;
+  readonly breaker:
+    | {
+        readonly settings: BreakerSettings;
+        readonly store: BreakerStore;
+        readonly notify: (sourceId: string, state: BreakerState) => void;
+        /** The requests of this process waiting beside a half-open probe, woken when a probe's outcome is recorded here. */
+        readonly probes: ProbeWaiters;
+      }
+    | undefined;
   /** Undefined when the budget is off. */
   readonly budget: { readonly max: number | undefined; readonly perSource: number } | undefined;
 }
+
+/**
+ * The requests waiting beside half-open probes, per source: a probe sent by this process wakes them when its
+ * outcome is recorded; a probe of another instance (a shared store) tells nobody here, so a waiter also asks
+ * the store again every {@link PROBE_RECHECK_MS}.
+ */
+export class ProbeWaiters {
+  private readonly waiting = new Map<string, Set<() => void>>();
+
+  /** Resolves when a probe of `sourceId` ended here, after `ms`, or when `signal` aborts, whichever is first. */
+  wait(sourceId: string, ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      let set = this.waiting.get(sourceId);
+      if (!set) this.waiting.set(sourceId, (set = new Set()));
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        set.delete(done);
+        if (set.size === 0 && this.waiting.get(sourceId) === set) this.waiting.delete(sourceId);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener("abort", done);
+      set.add(done);
+    });
+  }
+
+  /** Wakes the requests waiting on `sourceId`: its probe's outcome is recorded. */
+  settled(sourceId: string): void {
+    const set = this.waiting.get(sourceId);
+    if (set) for (const done of [...set]) done();
+  }
+}
+
+/** How often a request waiting beside a half-open probe asks the breaker's store again (a probe of another instance). */
+export const PROBE_RECHECK_MS = 100;
 
 /** Default of {@link BreakerOptions.failureThreshold}. */
 export const DEFAULT_FAILURE_THRESHOLD = 3;
@@ -66,6 +112,7 @@ export const upstreamProtection = (
         probeTimeoutMs: requestTimeoutMs,
       },
       store: b.store ?? memoryBreakerStore(),
+      probes: new ProbeWaiters(),
       notify: (sourceId, state) => {
         if ((seen.get(sourceId) ?? "closed") === state) return;
         seen.set(sourceId, state);
@@ -127,10 +174,39 @@ const failedReply = (reply: HttpReply): boolean => reply.status >= 500 || reply.
 const thrownOutcome = (request: HttpRequest): RequestOutcome =>
   request.signal.aborted && !isSourceError(request.signal.reason) ? "cancelled" : "failure";
 
+type Breaker = NonNullable<UpstreamProtection["breaker"]>;
+
+/** Records how an admitted request ended, tells the new state, and wakes the requests waiting beside a probe. */
+const recorded = async (breaker: Breaker, sourceId: string, outcome: RequestOutcome): Promise<void> => {
+  try {
+    breaker.notify(sourceId, await breaker.store.record(sourceId, outcome, breaker.settings, Date.now()));
+  } finally {
+    breaker.probes.settled(sourceId);
+  }
+};
+
 /**
- * The transport one source's search sends through: every request asks the source's breaker first and
- * takes one of the search's budget, and its outcome is recorded. `search` is the query object the engine
- * gave the source.
+ * The breaker's admission of a request: at once while it is closed or open; while half-open and another
+ * request is the probe, after the probe's outcome (a neighbour of the probe does not fail for a breaker
+ * about to close): the request waits, asking again when a probe of this process ends and every
+ * {@link PROBE_RECHECK_MS}, for at most the time the probe has left (after which the next request is a
+ * probe), or until the request is aborted.
+ */
+const admission = async (breaker: Breaker, sourceId: string, signal: AbortSignal): Promise<Admission> => {
+  let a = await breaker.store.admit(sourceId, breaker.settings, Date.now());
+  if (a.allowed || a.state !== "half-open") return a;
+  const until = Date.now() + Math.min(a.retryAfterMs, breaker.settings.probeTimeoutMs);
+  while (!a.allowed && a.state === "half-open" && Date.now() < until && !signal.aborted) {
+    await breaker.probes.wait(sourceId, Math.min(PROBE_RECHECK_MS, until - Date.now()), signal);
+    a = await breaker.store.admit(sourceId, breaker.settings, Date.now());
+  }
+  return a;
+};
+
+/**
+ * The transport one source's search sends through: every request asks the source's breaker first (beside a
+ * half-open probe, it waits for the probe: see {@link admission}) and takes one of the search's budget, and
+ * its outcome is recorded. `search` is the query object the engine gave the source.
  */
 export const protectedTransport = (
   p: UpstreamProtection,
@@ -147,14 +223,15 @@ export const protectedTransport = (
     close: () => transport.close(),
     async send(request) {
       if (breaker) {
-        const admission = await breaker.store.admit(sourceId, breaker.settings, Date.now());
-        breaker.notify(sourceId, admission.state);
-        if (!admission.allowed) throw new SourceUnavailable({ retryAfterMs: admission.retryAfterMs });
+        const admitted = await admission(breaker, sourceId, request.signal);
+        breaker.notify(sourceId, admitted.state);
+        // Given up while it waited beside a probe: the search's own reason, not the breaker's.
+        if (!admitted.allowed) throw request.signal.aborted ? (request.signal.reason as unknown) : new SourceUnavailable({ retryAfterMs: admitted.retryAfterMs });
       }
       const refused = budgets && !budgets.take(search, Date.now()) ? new RequestBudgetExhausted({ limit: budgets.limit }) : group && !group.take() ? new RequestBudgetExhausted({ limit: group.limit, scope: "calendar" }) : undefined;
       if (refused) {
         // Admitted but not sent: a probe let through is given back.
-        if (breaker) breaker.notify(sourceId, await breaker.store.record(sourceId, "cancelled", breaker.settings, Date.now()));
+        if (breaker) await recorded(breaker, sourceId, "cancelled");
         throw refused;
       }
       if (!breaker) return transport.send(request);
@@ -167,7 +244,7 @@ export const protectedTransport = (
         outcome = thrownOutcome(request);
         throw e;
       } finally {
-        breaker.notify(sourceId, await breaker.store.record(sourceId, outcome, breaker.settings, Date.now()));
+        await recorded(breaker, sourceId, outcome);
       }
     },
   };

@@ -1,13 +1,14 @@
 /**
  * Which requests a source's breaker counts as failures, request by request: network errors, timeouts, 5xx,
  * 408 and 429 do; any other answer (a 4xx refusal, a 200) is the upstream answering; a request the search
- * gave up is neither. A declined request never reaches the transport.
+ * gave up is neither. A declined request never reaches the transport. Half-open, the requests beside the
+ * probe wait for its outcome instead of failing.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { RequestBudgetExhausted, SourceTimeout, SourceUnavailable, TransportError, type SearchQuery } from "@voar/core";
 import type { HttpReply, HttpRequest, HttpTransport } from "../../src/transport/http-transport.js";
 import { memoryBreakerStore } from "../../src/upstream/breaker-state.js";
-import { protectedTransport, searchBudgets, upstreamProtection } from "../../src/upstream/source-breaker.js";
+import { PROBE_RECHECK_MS, protectedTransport, searchBudgets, upstreamProtection } from "../../src/upstream/source-breaker.js";
 import { testQuery, TEST_NOW } from "../support/live-upstream.js";
 
 type Step = number | Error;
@@ -99,6 +100,98 @@ describe("a source's transport behind its breaker", () => {
     expect((declined as SourceUnavailable).retryAfterMs).toBe(15_000);
     await sendAll(t, 2);
     expect(told).toEqual(["upstream:gol open"]);
+  });
+
+  /** A transport whose answers come `delayMs` after each request, with the statuses given in turn (then 200). */
+  const slow = (delayMs: number, statuses: number[]) => {
+    let sent = 0;
+    const transport: HttpTransport = {
+      send: async () => {
+        sent++;
+        const status = statuses.shift() ?? 200;
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        return { status, header: () => undefined, text: "{}" };
+      },
+      close: () => Promise.resolve(),
+    };
+    return { transport, sent: () => sent };
+  };
+
+  /** Opens the breaker of `sourceId` (three failures) and lets its cool-down pass. */
+  const openThenCool = async (p: ReturnType<typeof upstreamProtection>, sourceId: string) => {
+    const failing = protectedTransport(p, scripted([500, 500, 500]).transport, sourceId, testQuery(), undefined);
+    await sendAll(failing, 3);
+    await vi.advanceTimersByTimeAsync(30_000);
+  };
+
+  const outcome = (t: HttpTransport, signal?: AbortSignal) =>
+    t.send(request(signal)).then(
+      (r) => String(r.status),
+      (e: unknown) => (e as { _tag?: string })._tag ?? String(e),
+    );
+
+  it("half-open: the requests beside the probe wait for it and go once it closes the breaker (none fails for it)", async () => {
+    const p = upstreamProtection({}, false, 30_000);
+    await openThenCool(p, "upstream:gol");
+    const up = slow(40, [200]);
+    const t = protectedTransport(p, up.transport, "upstream:gol", testQuery(), undefined);
+    const all = Promise.all([outcome(t), outcome(t), outcome(t)]);
+    // The probe is out; its neighbours are not sent yet.
+    await vi.advanceTimersByTimeAsync(20);
+    expect(up.sent()).toBe(1);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(await all).toEqual(["200", "200", "200"]);
+    expect(up.sent()).toBe(3);
+  });
+
+  it("half-open, breakers shared by two instances: a neighbour on the other instance waits for the probe too, asking the store again", async () => {
+    const store = memoryBreakerStore();
+    const [a, b] = [upstreamProtection({ store }, false, 30_000), upstreamProtection({ store }, false, 30_000)];
+    await openThenCool(a, "upstream:latam");
+    const upA = slow(40, [200]);
+    const upB = slow(40, []);
+    const probe = outcome(protectedTransport(a, upA.transport, "upstream:latam", testQuery(), undefined));
+    const neighbour = outcome(protectedTransport(b, upB.transport, "upstream:latam", testQuery(), undefined));
+    await vi.advanceTimersByTimeAsync(30);
+    expect(upB.sent()).toBe(0);
+    // The probe's outcome reaches the other instance at its next look at the store (every PROBE_RECHECK_MS).
+    await vi.advanceTimersByTimeAsync(PROBE_RECHECK_MS + 60);
+    expect(await Promise.all([probe, neighbour])).toEqual(["200", "200"]);
+  });
+
+  it("half-open: a probe that fails opens it again, and its neighbours fail with the new cool-down, unsent", async () => {
+    const p = upstreamProtection({}, false, 30_000);
+    await openThenCool(p, "upstream:gol");
+    const up = slow(40, [503]);
+    const t = protectedTransport(p, up.transport, "upstream:gol", testQuery(), undefined);
+    const probe = outcome(t);
+    const all = Promise.all([probe, t.send(request()).catch((e: unknown) => e)]);
+    await vi.advanceTimersByTimeAsync(200);
+    const [probed, declined] = await all;
+    expect(probed).toBe("503");
+    expect(declined).toBeInstanceOf(SourceUnavailable);
+    expect((declined as SourceUnavailable).retryAfterMs).toBeGreaterThan(29_000);
+    expect(up.sent()).toBe(1);
+  });
+
+  it("half-open: a neighbour waits at most the probe's own time limit, and a search that gives up stops waiting", async () => {
+    const p = upstreamProtection({}, false, 5_000);
+    await openThenCool(p, "upstream:gol");
+    // The probe hangs past its limit (its instance died with it, say).
+    const up = slow(60_000, []);
+    const t = protectedTransport(p, up.transport, "upstream:gol", testQuery(), undefined);
+    void outcome(t);
+    await vi.advanceTimersByTimeAsync(1);
+    const gaveUp = new AbortController();
+    const leaving = outcome(t, gaveUp.signal);
+    const waiting = outcome(t);
+    await vi.advanceTimersByTimeAsync(1_000);
+    gaveUp.abort(new DOMException("search ended", "AbortError"));
+    expect(await leaving).toMatch(/^AbortError/);
+    // Past the probe's limit the next request is the probe: sent.
+    await vi.advanceTimersByTimeAsync(4_100);
+    expect(up.sent()).toBe(2);
+    void waiting;
   });
 
   it("the budget is per search (the engine's query object) and shared by the sources of one group", async () => {

@@ -18,7 +18,7 @@ const dayLabel = (d: WireCalendarDay): string =>
     d.DiaPedido ? "dia pedido" : "",
     d.MenorValor !== null ? `a partir de ${formatBrl(d.MenorValor)}` : "",
     d.MenorPontos !== null ? `ou ${formatPoints(d.MenorPontos)} milhas mais ${formatBrl(d.TaxasMenorPontos ?? 0)}` : "",
-    d.Completed ? (d.MenorValor === null && d.MenorPontos === null ? "sem preço" : "") : "buscando",
+    d.Estado === "expirado" ? "preço expirado, a próxima consulta busca de novo" : d.Completed ? (d.MenorValor === null && d.MenorPontos === null ? "sem preço" : "") : "buscando",
   ]
     .filter((t) => t !== "")
     .join(", ");
@@ -26,8 +26,10 @@ const dayLabel = (d: WireCalendarDay): string =>
 /**
  * The price calendar above the results: one button per day, the cheapest cash fare and the fewest miles
  * of each, coloured from cheap (green) to dear (red) by cash (by miles where a day has no cash fare), days
- * filling in as their searches answer, and a legend saying so. The day asked is marked (and scrolled into
- * view where the days scroll sideways); the day on screen is pressed. A click opens that day's results.
+ * filling in as their searches answer (the SDK applies the stream's changes: the page always holds the whole
+ * calendar), and a legend saying so. A day whose prices expired shows none, never an old one. The day asked is
+ * marked (and scrolled into view where the days scroll sideways); the day on screen is pressed. A click opens that
+ * day's results.
  */
 export const CalendarStrip = ({ calendar, selected, onOpen }: CalendarStripProps) => {
   const days = calendar.envelope?.Data ?? [];
@@ -74,7 +76,7 @@ export const CalendarStrip = ({ calendar, selected, onOpen }: CalendarStripProps
                 <span class="calendar__date">{formatDay(d.Data)}</span>
                 {d.DiaPedido ? <span class="calendar__asked">pedido</span> : null}
                 <span class="calendar__cash" data-testid="calendario-valor">
-                  {d.MenorValor !== null ? formatBrl(d.MenorValor) : d.Completed ? "—" : "…"}
+                  {d.MenorValor !== null ? formatBrl(d.MenorValor) : d.Estado === "expirado" ? "expirado" : d.Completed ? "—" : "…"}
                 </span>
                 <span class="calendar__miles" data-testid="calendario-milhas">
                   {d.MenorPontos !== null ? `${formatPoints(d.MenorPontos)} mi` : d.Completed ? "—" : ""}
