@@ -134,7 +134,7 @@ const webhookOf = (raw: unknown): string | undefined => {
  * failing field.
  *
  * @example
- * const parsed = parseAlertRequest({ Origem: "GRU", Destino: "SSA", Ida: "2026-07-10", DiasFlexiveis: 3, TetoValor: 450 }, { airports, now: new Date() });
+ * const parsed = parseAlertRequest({ Origem: "GRU", Destino: "SSA", Ida: new Date(Date.now() + 40 * 864e5).toISOString().slice(0, 10), DiasFlexiveis: 3, TetoValor: 450 }, { airports, now: new Date() });
  */
 export const parseAlertRequest = (body: unknown, ctx: RequestContext): { readonly kind: "alert"; readonly spec: AlertSpec } | InvalidRequest => {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return { kind: "invalid", campos: [{ Campo: "body", Mensagem: ALERT_MESSAGES.body }] };

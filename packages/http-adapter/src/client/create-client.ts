@@ -81,7 +81,7 @@ const lastOf = async <E>(all: AsyncGenerator<E>, what: string): Promise<E> => {
  * const final = await client.searchAll({ Origem: "CNF", Destino: "SDU", Ida: "+30", Volta: "+37", Companhia: 1300 });
  * for await (const envelope of client.search({ Origem: "CNF", Destino: "GIG", Ida: "+45" })) render(envelope);
  * const days = await client.calendarAll({ Origem: "GRU", Destino: "SSA", Ida: "+30", DiasFlexiveis: 3 });
- * const alerta = await client.watch({ Origem: "GRU", Destino: "SSA", Ida: "2026-07-10", DiasFlexiveis: 3, TetoValor: 450, Webhook: "https://agencia.example/voar" });
+ * const alerta = await client.watch({ Origem: "GRU", Destino: "SSA", Ida: new Date(Date.now() + 40 * 864e5).toISOString().slice(0, 10), DiasFlexiveis: 3, TetoValor: 450, Webhook: "https://agencia.example/voar" });
  * client.alerts$().subscribe(({ event }) => console.log(event.data.Dia, event.data.Valor?.Atual));
  */
 export const createClient = (options: ClientOptions): VoarClient => {
