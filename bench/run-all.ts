@@ -2,15 +2,17 @@
  * `pnpm bench` — runs every benchmark of the repo in one process, one after the other, and writes
  * BENCHMARKS.md (`--quick`: small sizes, seconds; prints the table and does not overwrite the committed file
  * unless `--write` is given). `--only=<section>[,<section>]` (engine, latency, service, upstream, variance, edge,
- * cache, calendar, load, topologies, alerts) runs those sections alone and prints their rows, never writing the file. Nothing here
- * asserts absolute times: comparisons are ratios measured side by side.
+ * cache, calendar, load, topologies, alerts) runs those sections alone and prints their rows; with `--write` (and
+ * not `--quick`) their rows and notes replace theirs in BENCHMARKS.md, the others kept (`bench/lib/merge-report.ts`).
+ * Nothing here asserts absolute times: comparisons are ratios measured side by side.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { isQuick } from "./lib/measure.js";
 import { machine } from "./lib/machine.js";
 import { markdownTable, noteItem, summaryTable, type Row } from "./lib/report.js";
+import { mergeSections, readReport } from "./lib/merge-report.js";
 import { engineRows } from "./sections/engine.js";
 import { latencyRows } from "./sections/latency.js";
 import { upstreamRows } from "./sections/upstream.js";
@@ -55,13 +57,22 @@ await run("Redis topologies", () => topologyRows(quick), "topologies");
 await run("price watches", () => alertRows(quick), "alerts");
 
 const m = machine();
-const allRows = sections.flatMap((s) => s.rows);
+const out = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "BENCHMARKS.md");
+const merging = only !== undefined && !quick && process.argv.includes("--write");
+const written = merging ? readReport(readFileSync(out, "utf8")) : undefined;
+const fresh = sections.map((s) => ({ title: s.title, rows: s.rows, notes: s.notes.map((n) => noteItem(n)).join("\n") }));
+const merged = written ? mergeSections(written, fresh) : { rows: sections.flatMap((s) => s.rows), notes: fresh.map((s) => ({ title: s.title, text: s.notes })) };
+const allRows = merged.rows;
 const judged = (v: "met" | "missed") => allRows.filter((r) => r.verdict === v).map((r) => `${r.section.replace(/^\d+\. /, "")}: ${r.figure.trim()}`);
-const inThisRun = `In this run, met: ${judged("met").join("; ") || "none"}. Missed: ${judged("missed").join("; ") || "none"}.`;
+const inThisRun = `In ${written ? "this report" : "this run"}, met: ${judged("met").join("; ") || "none"}. Missed: ${judged("missed").join("; ") || "none"}.`;
+const measuredLine = `Measured ${m.date} on ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, Node ${m.node}${quick ? " (quick mode: small sizes)" : ""}.`;
+const header = written
+  ? [written.measured, ...written.remeasured, `Re-measured ${m.date} on the same kind of machine (Node ${m.node}): ${sections.map((s) => s.title).join(", ")}.`]
+  : [measuredLine];
 const doc = [
   "# Benchmarks",
   "",
-  `Measured ${m.date} on ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, Node ${m.node}${quick ? " (quick mode: small sizes)" : ""}.`,
+  ...header,
   "Each figure is the median of at least 5 runs, with min and max; each comparison was measured side by side in the same",
   "run and is given as a ratio, because absolute times on a shared machine drift. Regenerate with `npx -y pnpm@10.34.9 bench`.",
   "",
@@ -73,18 +84,17 @@ const doc = [
   "",
   "## Every figure",
   "",
-  markdownTable(sections.flatMap((s) => s.rows)),
+  markdownTable(allRows),
   "",
   "## How to read these figures",
   "",
   "Targets, each against an anchor measured in the same run: incremental ingestion at most 1.5x one-shot; page cost at most 3x; polling by Token (the app, request log on) at least 0.85 of what Hono alone gives an answer that carries its own request id (each against the same bare node:http server); memory per active search at most 1 MB of heap per 1,000 offers; SSE first result within 50 ms of the fastest source; workerd bundle at most 300 KB gzip; upstream requests of a Zipf mix at most 0.5x of the plain clients the service replaces and at most 1.15x of the mix's windowed floor; a cached route's first SSE result within 50 ms; a fan-out search at most 1.5x the upstream requests of one all-airlines search. The load at 1,000 concurrent searches is printed beside 200 with no target yet. The last column marks each as met or missed; where a target is missed, the notes of its section say why and what would close it.",
   "",
-  ...sections.flatMap((s) => [`### ${s.title}`, "", ...s.notes.map((n) => noteItem(n)), ""]),
+  ...merged.notes.flatMap((n) => [`### ${n.title}`, "", n.text, ""]),
 ].join("\n");
 
-console.log(`\n${markdownTable(allRows)}\n\n${inThisRun}`);
-if (!only && (!quick || process.argv.includes("--write"))) {
-  const out = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "BENCHMARKS.md");
+console.log(`\n${markdownTable(sections.flatMap((s) => s.rows))}\n\n${inThisRun}`);
+if (merging || (!only && (!quick || process.argv.includes("--write")))) {
   writeFileSync(out, doc);
   console.log(`\nwrote ${out}`);
 }

@@ -1,0 +1,70 @@
+/**
+ * `pnpm bench --only=<sections> --write`: the sections run again replace their rows and notes in BENCHMARKS.md, the
+ * others kept as the file has them (each section's figures are measured side by side within the section, so a
+ * section re-measured alone compares like with like). The file says which sections were re-measured when.
+ */
+import type { Row } from "./report.js";
+
+/** BENCHMARKS.md read back: its table's rows, each section's notes as written, and its header line. */
+export interface WrittenReport {
+  readonly measured: string;
+  readonly remeasured: readonly string[];
+  readonly rows: readonly Row[];
+  readonly notes: ReadonlyMap<string, string>;
+}
+
+const verdictOf = (mark: string): Row["verdict"] => (mark === "✅" ? "met" : mark === "❌" ? "missed" : undefined);
+
+/** Reads the report a full run wrote (or a merged one). */
+export const readReport = (text: string): WrittenReport => {
+  const lines = text.split("\n");
+  const rows: Row[] = [];
+  for (const line of lines) {
+    if (!line.startsWith("| ") || !line.endsWith(" |")) continue;
+    const cells = line.slice(2, -2).split(" | ");
+    if (cells.length !== 6 || cells[0] === "Section") continue;
+    const [section, figure, value, ratio, target, mark] = cells as [string, string, string, string, string, string];
+    rows.push({ section, figure, value, ratio: ratio || undefined, target: target || undefined, verdict: verdictOf(mark.trim()) });
+  }
+  const notes = new Map<string, string>();
+  const howTo = lines.findIndex((l) => l === "## How to read these figures");
+  let title: string | undefined;
+  let block: string[] = [];
+  const close = () => {
+    if (title !== undefined) notes.set(title, block.join("\n").trim());
+  };
+  for (const line of howTo < 0 ? [] : lines.slice(howTo + 1)) {
+    if (line.startsWith("### ")) {
+      close();
+      title = line.slice(4);
+      block = [];
+    } else if (title !== undefined) block.push(line);
+  }
+  close();
+  return {
+    measured: lines.find((l) => l.startsWith("Measured ")) ?? "",
+    remeasured: lines.filter((l) => l.startsWith("Re-measured ")),
+    rows,
+    notes,
+  };
+};
+
+/**
+ * The rows and notes of a report where `fresh` sections (by title) replace the written ones, in the written order,
+ * new sections last.
+ */
+export const mergeSections = (
+  written: WrittenReport,
+  fresh: readonly { readonly title: string; readonly rows: readonly Row[]; readonly notes: string }[],
+): { rows: Row[]; notes: { title: string; text: string }[] } => {
+  const order = [...new Set([...written.rows.map((r) => r.section), ...written.notes.keys(), ...fresh.map((s) => s.title)])];
+  const rows: Row[] = [];
+  const notes: { title: string; text: string }[] = [];
+  for (const title of order) {
+    const again = fresh.find((s) => s.title === title);
+    rows.push(...(again ? again.rows : written.rows.filter((r) => r.section === title)));
+    const text = again ? again.notes : written.notes.get(title);
+    if (text !== undefined) notes.push({ title, text });
+  }
+  return { rows, notes };
+};
