@@ -3,7 +3,9 @@
  * the search completes: 2 + ceil(duration / 10 s) requests. Its grid is polled anyway (see `poll-planner.ts`); the
  * polls aimed between its ticks are paid from what the adapter saved against it (its single login, the ticks skipped
  * while every airline was known to come later, a search it stopped at its deadline): over a run, the adapter spends
- * about what the plain clients would; on one search, never more than twice.
+ * about what the plain clients would; on one search, never more than twice. A learned search's aim is taken from the
+ * savings the moment it is planned (its search settled when it ends), so that searches running at once see each
+ * other's aims: a burst of searches cannot all spend one saving.
  *
  * The price of an aim (the share of the airlines' finishing it must bring on time) follows the savings: it falls
  * while the adapter is under the plain clients' count and rises as it nears or passes it.
@@ -24,10 +26,11 @@ const OVERDRAFT = 2;
  */
 const CAP = 8;
 /**
- * The share of the plain client's requests the adapter aims to spend: a margin under it, as what the plain client would
- * have spent is estimated (a search the adapter left at its deadline, the plain client would have polled on).
+ * The share of the plain client's requests the adapter aims to spend. Its whole count: aims are taken from the savings
+ * when planned, so searches running at once no longer overspend one saving before any of them settles (a margin
+ * under the count, 0.8, had stood for that lag).
  */
-const TARGET = 0.8;
+const TARGET = 1.0;
 
 /** The aimed polls' budget of one adapter. */
 export class PollBudget {
@@ -63,14 +66,24 @@ export class PollBudget {
   }
 
   /**
-   * Settles a finished search: it spent `spent` requests on an upstream search that lasted `durationMs`. A `cold`
-   * search (an airline's time unknown when it began: a new deployment's first searches) learned what the next ones
-   * save on: what it spent above the plain client is not owed.
+   * An aim (or probe) of a learned search was planned: it takes a request from the savings now, so the searches running
+   * beside it see it. Returns it, to hand back to {@link settle}. A cold search's aims are not taken (see `settle`).
    */
-  settle(spent: number, durationMs: number, cold = false): void {
+  aimed(): number {
+    this.credit -= 1;
+    return 1;
+  }
+
+  /**
+   * Settles a finished search: it spent `spent` requests on an upstream search that lasted `durationMs`, `taken` of
+   * them already taken from the savings when they were aimed. A `cold` search (an airline's time unknown when it
+   * began: a new deployment's first searches) learned what the next ones save on: what it spent above the plain
+   * client is not owed.
+   */
+  settle(spent: number, durationMs: number, cold = false, taken = 0): void {
     const plainRequests = this.plainRequests(durationMs);
     const delta = TARGET * plainRequests - spent;
-    this.credit = Math.min(CAP, Math.max(-OVERDRAFT - 1, this.credit + (cold ? Math.max(0, delta) : delta)));
+    this.credit = Math.min(CAP, Math.max(-OVERDRAFT - 1, this.credit + taken + (cold ? Math.max(0, delta) : delta)));
     try {
       this.onSettle?.({ requests: spent, plainRequests });
     } catch {

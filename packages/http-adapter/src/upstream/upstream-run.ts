@@ -84,6 +84,8 @@ export class UpstreamRun {
   private spent = 0;
   /** Whether some follower's time was unknown when the run first planned (it learns for the next ones). */
   private cold: boolean | undefined;
+  /** Requests of aims taken from the adapter's savings when planned (`PollBudget.aimed`), handed back when it settles. */
+  private taken = 0;
   /** For each follower not seen done yet: when (ms from the origin) the latest request that saw it running left. */
   private readonly runningAt = new Map<number, number>();
 
@@ -300,6 +302,7 @@ export class UpstreamRun {
       price: ctx.budget.price(),
       mayAim: (at) => ctx.budget.mayAim(this.spent, at, expectedEnd),
     });
+    if (plan.kind !== "tick" && !this.cold) this.taken += ctx.budget.aimed();
     if (plan.probed !== undefined) ctx.learned.probed(this.o.followers.get(awaited[plan.probed]!)!);
     ctx.onPlan?.({
       runId: this.o.runId,
@@ -344,7 +347,7 @@ export class UpstreamRun {
     // poll for up to 200 s); it is counted as going on for as long again as we followed it, at least one poll more.
     const followed = Date.now() - this.origin;
     const p = ctx.polling;
-    ctx.budget.settle(this.spent, this.state === "complete" ? followed : Math.max(followed + p.maxDelayMs, Math.min(p.maxDurationMs, 2 * followed)), this.cold);
+    ctx.budget.settle(this.spent, this.state === "complete" ? followed : Math.max(followed + p.maxDelayMs, Math.min(p.maxDurationMs, 2 * followed)), this.cold, this.taken);
   }
 
   private next(signal: AbortSignal): Promise<void> {

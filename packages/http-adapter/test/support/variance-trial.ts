@@ -54,8 +54,11 @@ const dayOf = (wave: number) => {
   return d.toISOString().slice(0, 10);
 };
 
-/** Runs `waves` waves; TAP starts selling on GIG-LIS at wave `tapFrom`. */
-export const varianceTrial = async (o: { readonly waves: number; readonly seed?: number; readonly tapFrom?: number; readonly adapter?: Partial<UpstreamOptions>; readonly backend?: PacingTrialOptions["backend"] }) => {
+/**
+ * Runs `waves` waves; TAP starts selling on GIG-LIS at wave `tapFrom`. Each wave starts when the one before it ended,
+ * or, with `spacingMs`, that long after it started (waves then overlap, as a busy service's searches do).
+ */
+export const varianceTrial = async (o: { readonly waves: number; readonly seed?: number; readonly tapFrom?: number; readonly spacingMs?: number; readonly adapter?: Partial<UpstreamOptions>; readonly backend?: PacingTrialOptions["backend"] }) => {
   const selling = sellingSwitch([{ sourceId: "tap", route: "GIG-LIS" }]);
   const trial = pacingTrial({ seed: o.seed ?? 7, times: VARYING_TIMES, selling, accounts: [agency], backend: o.backend });
   // Requests of the adapter, per query: the twin's requests counted by the search they belong to.
@@ -80,6 +83,7 @@ export const varianceTrial = async (o: { readonly waves: number; readonly seed?:
   const late: PairedLateness[] = [];
   const searches: PairedSearch[] = [];
   const completedAt: number[] = [];
+  const all: Promise<unknown>[] = [];
   for (let wave = 1; wave <= o.waves; wave++) {
     if (wave === (o.tapFrom ?? 5)) selling.turnOn("tap", "GIG-LIS");
     const day = dayOf(wave);
@@ -110,12 +114,20 @@ export const varianceTrial = async (o: { readonly waves: number; readonly seed?:
       searches.push({ wave, route, ours: spent.get(`${route}|${day}`) ?? 0, plain: plainRun.requests });
       return last;
     });
-    let done = false;
-    void Promise.all(runs).then(() => (done = true));
-    while (!done) await vi.advanceTimersByTimeAsync(100);
+    all.push(...runs);
+    if (o.spacingMs !== undefined) await vi.advanceTimersByTimeAsync(o.spacingMs);
+    else await settled(runs);
   }
+  await settled(all);
   trial.close();
   return { late, searches, completedAt };
+};
+
+/** Advances virtual time until every run ended. */
+const settled = async (runs: readonly Promise<unknown>[]): Promise<void> => {
+  let done = false;
+  void Promise.all(runs).then(() => (done = true));
+  while (!done) await vi.advanceTimersByTimeAsync(100);
 };
 
 /** The p-quantile of numbers. */
