@@ -76,7 +76,7 @@ describe("voar search --base-url against the demo server", () => {
   it("refuses bad arguments before any request, naming the flag", async () => {
     const { code, err } = await run(["search", "CNF", "CNF", ida, "--base-url", demo.apiUrl, "--token", demo.config.apiKey]);
     expect(code).toBe(2);
-    expect(err).toContain("<destino>: Destino deve ser diferente de Origem.");
+    expect(err).toContain("<destino> CNF: deve ser diferente de <origem>.");
   });
 
   it("voar calendario follows the service's calendar: a line per change, the table, or --json with each day's TokenBusca", async () => {
