@@ -90,7 +90,14 @@ export const servedTrial = async (trial: PacingTrial) => {
 
 /** One SSE stream of voar-server read to its end: when each airline's offers were all shown (`Date.now()`), and when it ended. */
 export const followStream = async (baseUrl: string, key: string, body: Record<string, unknown>): Promise<{ readonly shown: Map<number, number>; readonly endedAt: number; readonly completed: boolean }> => {
-  const res = await fetch(`${baseUrl}/api/ConsultaAereo/Stream`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const open = () => fetch(`${baseUrl}/api/ConsultaAereo/Stream`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  let res = await open();
+  // A busy machine can make the service shed a new search (429 with Retry-After): a client waits as told and asks again.
+  for (let tries = 0; res.status === 429 && tries < 5; tries++) {
+    await res.body?.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 1_000 * Number(res.headers.get("Retry-After") ?? 1)));
+    res = await open();
+  }
   if (!res.ok || !res.body) throw new Error(`stream answered HTTP ${res.status}: ${await res.text()}`);
   const reader = res.body.getReader();
   const decoder = new TextDecoder();
