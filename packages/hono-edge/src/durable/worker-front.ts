@@ -113,6 +113,22 @@ export const createWorkerFront = (deps: WorkerFrontDeps): Hono<AppEnv> => {
       return searches.get(object).fetch(new Request(c.req.url, { method: "POST", headers, body: bytes }));
     };
 
+  /**
+   * Sends a price watches' request (`/Alertas...`) once checked to the deployment's one alerts object: the search
+   * object named `<deployment>\u0000alertas`, which keeps the watches and checks them from its alarm (see
+   * `search-object.ts`). Its alerts' `TokenBusca` are its own searches' ids, so they route back to it as any poll.
+   */
+  const alertsObject = async (c: Context<AppEnv>) => {
+    const fingerprint = (await deps.deployment) ?? "";
+    const headers = new Headers(c.req.raw.headers);
+    headers.delete(HIDDEN_CASH_HEADER);
+    headers.set("x-request-id", c.get("requestId"));
+    const method = c.req.method;
+    const body = method === "GET" || method === "HEAD" ? undefined : await readBodyBytes(c.req.raw, config.limits.bodyBytes);
+    if (body) headers.delete("content-length");
+    return searches.get(searches.idFromName(`${fingerprint}\u0000alertas`)).fetch(new Request(c.req.url, { method, headers, ...(body && body.byteLength > 0 ? { body: body as Uint8Array<ArrayBuffer> } : {}) }));
+  };
+
   const front = new Hono<AppEnv>();
   const crossOrigin = corsPolicy(config.cors);
   const checks = [
@@ -125,6 +141,8 @@ export const createWorkerFront = (deps: WorkerFrontDeps): Hono<AppEnv> => {
   front.post(`${base}/ConsultaAereo/Stream`, ...checks, forward("search"));
   front.post(`${base}/ConsultaAereo/Calendario`, ...checks, forward("calendar"));
   front.post(`${base}/ConsultaAereo/Calendario/Stream`, ...checks, forward("calendar"));
+  front.all(`${base}/Alertas`, ...checks, alertsObject);
+  front.all(`${base}/Alertas/*`, ...checks, alertsObject);
   front.all("*", (c) => local.fetch(c.req.raw));
   front.onError((err, c: Context<AppEnv>) => {
     const e = isServiceError(err) ? err : new InternalError(err);
