@@ -1,7 +1,9 @@
-import type { AlertRecord, ClaimedUnit, DayUnit, DeliveryRecord, EventRecord, TenantSecret } from "../alerts/alert-record.js";
+import type { AlertRecord, ClaimedUnit, DeliveryRecord, EventRecord } from "../alerts/alert-record.js";
 import type { AlertStore } from "../alerts/alert-store.js";
 import { DELIVERIES_KEPT, DELIVERY_TTL_MS, EVENTS_KEPT, nextAverage } from "../alerts/store-limits.js";
 import type { Clock } from "../clock.js";
+import { deliverySteps } from "./durable-alert-deliveries.js";
+import { D, enc, eventKey, eventPrefix, oneAtATime, STATS, storageSteps, tenantKey, U, W, type DeliveryEntry, type Lease, type Stats, type UnitEntry } from "./durable-alert-keys.js";
 import type { DurableStorage } from "./workers-types.js";
 
 /**
@@ -10,44 +12,8 @@ import type { DurableStorage } from "./workers-types.js";
  * gate holds other requests and the alarm off meanwhile), and the methods run one at a time (a queue: the object's
  * own checks, deliveries and requests interleave at every `await` otherwise), so each step is atomic as the Redis
  * scripts are; the leases (kept in storage, with the store's clock) let the object's checks and deliveries, and the
- * object after an eviction, take each slot once. Laid out one entry per thing (watch, day check, delivery,
- * alert), each far under a value's size limit:
- *
- * `al/w:<id>` a watch · `al/t:<tenant>/<id>` a tenant's watch · `al/u:<key>` a day check and its lease · `al/d:<id>` a
- * delivery and its lease · `al/a:<watch>` the watch's delivery ids, newest first · `al/e:<tenant>/<seq>` an alert of the
- * tenant's stream · `al/n:<tenant>` its last sequence number · `al/s:<tenant>` its webhook secret · `al/stats` the average
- * cost of a check. Tenants are URI-encoded in keys (no `/` in them); `al/` keeps them apart from the searches' entries.
+ * object after an eviction, take each slot once. The layout: `durable-alert-keys.ts`.
  */
-
-interface Lease {
-  readonly owner: string;
-  readonly expiresAt: number;
-}
-interface UnitEntry {
-  readonly unit: DayUnit;
-  readonly due: number;
-  readonly lease?: Lease | undefined;
-}
-interface DeliveryEntry {
-  readonly record: DeliveryRecord;
-  readonly lease?: Lease | undefined;
-}
-interface Stats {
-  readonly avg: number;
-  readonly seen: number;
-}
-
-const enc = (tenant: string) => encodeURIComponent(tenant);
-const W = "al/w:";
-const U = "al/u:";
-const D = "al/d:";
-const tenantKey = (tenant: string, id: string) => `al/t:${enc(tenant)}/${id}`;
-const eventPrefix = (tenant: string) => `al/e:${enc(tenant)}/`;
-/** Sequence numbers padded, so that a tenant's alerts list in order. */
-const eventKey = (tenant: string, seq: number) => `${eventPrefix(tenant)}${String(seq).padStart(12, "0")}`;
-const STATS = "al/stats";
-/** Entries per batch write or delete (the runtime's limit). */
-const BATCH = 128;
 
 /** The durable store, with what its object needs beside the interface. */
 export interface DurableAlertStore extends AlertStore {
@@ -73,14 +39,7 @@ export const durableAlertStore = (o: DurableAlertStoreOptions): DurableAlertStor
   const free = (lease: Lease | undefined) => !lease || lease.expiresAt <= now();
   const listeners = new Map<string, Set<(seq: number) => void>>();
 
-  const put = async (entries: Record<string, unknown>) => {
-    const list = Object.entries(entries);
-    for (let i = 0; i < list.length; i += BATCH) await storage.put(Object.fromEntries(list.slice(i, i + BATCH)));
-  };
-  const del = async (keys: readonly string[]) => {
-    for (let i = 0; i < keys.length; i += BATCH) await storage.delete(keys.slice(i, i + BATCH));
-  };
-  const one = async <T>(key: string): Promise<T | undefined> => (await storage.list<T>({ prefix: key })).get(key);
+  const { put, del, one } = storageSteps(storage);
 
   /** Removes a watch, its tenant's entry and its place in the day checks (a day no other watch needs goes). */
   const removeWatch = async (record: AlertRecord) => {
@@ -103,6 +62,7 @@ export const durableAlertStore = (o: DurableAlertStoreOptions): DurableAlertStor
   };
 
   const store: DurableAlertStore = {
+    ...deliverySteps(storage, now),
     async create(record, dayUnits, maxWatches) {
       const mine = await storage.list({ prefix: tenantKey(record.tenant, "") });
       if (mine.size >= maxWatches) return false;
@@ -198,29 +158,6 @@ export const durableAlertStore = (o: DurableAlertStoreOptions): DurableAlertStor
       return { watches: watches.size, units: units.size, requestsPerCheck: stats?.avg ?? 0 };
     },
 
-    async claimDeliveries(owner, leaseMs, max) {
-      const t = now();
-      const due = [...(await storage.list<DeliveryEntry>({ prefix: D }))]
-        .filter(([, d]) => d.record.state === "pending" && (d.record.nextAttemptAt ?? 0) <= t && free(d.lease))
-        .sort(([, a], [, b]) => (a.record.nextAttemptAt ?? 0) - (b.record.nextAttemptAt ?? 0))
-        .slice(0, max);
-      await put(Object.fromEntries(due.map(([k, d]) => [k, { ...d, lease: { owner, expiresAt: t + leaseMs } }])));
-      return due.map(([, d]) => d.record);
-    },
-    async finishDelivery(record, owner) {
-      const d = await one<DeliveryEntry>(`${D}${record.id}`);
-      if (!d || d.lease?.owner !== owner) return false;
-      await put({ [`${D}${record.id}`]: { record } satisfies DeliveryEntry });
-      return true;
-    },
-    async deliveries(alertId) {
-      const records: DeliveryRecord[] = [];
-      for (const id of (await one<string[]>(`al/a:${alertId}`)) ?? []) {
-        const d = await one<DeliveryEntry>(`${D}${id}`);
-        if (d) records.push(d.record);
-      }
-      return records;
-    },
 
     async events(tenant, afterSeq) {
       return [...(await storage.list<EventRecord>({ prefix: eventPrefix(tenant) })).values()].filter((e) => e.seq > afterSeq);
@@ -235,19 +172,6 @@ export const durableAlertStore = (o: DurableAlertStoreOptions): DurableAlertStor
       });
     },
 
-    async secret(tenant, fresh) {
-      const known = await one<TenantSecret>(`al/s:${enc(tenant)}`);
-      if (known) return known;
-      const created: TenantSecret = { current: fresh };
-      await put({ [`al/s:${enc(tenant)}`]: created });
-      return created;
-    },
-    async rotateSecret(tenant, fresh, graceMs) {
-      const before = await one<TenantSecret>(`al/s:${enc(tenant)}`);
-      const next: TenantSecret = before ? { current: fresh, previous: before.current, previousUntil: now() + graceMs } : { current: fresh };
-      await put({ [`al/s:${enc(tenant)}`]: next });
-      return next;
-    },
 
     async nextDue() {
       let next = Infinity;
@@ -261,14 +185,5 @@ export const durableAlertStore = (o: DurableAlertStoreOptions): DurableAlertStor
     },
   };
   // One step at a time: each is atomic only if no other step runs between its reads and writes.
-  let queue: Promise<unknown> = Promise.resolve();
-  const serial =
-    <A extends unknown[], T>(step: (...args: A) => Promise<T>) =>
-    (...args: A): Promise<T> => {
-      const p = queue.then(() => step(...args));
-      queue = p.catch(() => undefined);
-      return p;
-    };
-  const steps = Object.fromEntries(Object.entries(store).map(([name, step]) => [name, name === "onEvent" ? step : serial(step as (...args: unknown[]) => Promise<unknown>)]));
-  return steps as unknown as DurableAlertStore;
+  return oneAtATime(store, ["onEvent"]);
 };
