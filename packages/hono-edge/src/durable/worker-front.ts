@@ -1,6 +1,7 @@
 import { parseCalendarRequest, parseSearchRequest, type SearchSource } from "@voar/core";
 import { airports } from "@voar/core/airports";
 import { Hono, type Context, type Handler } from "hono";
+import { priceAlerts } from "../alerts/price-alerts.js";
 import { createApp } from "../app/create-app.js";
 import type { AppEnv } from "../app/app-env.js";
 import { createAuthenticator } from "../auth/authenticator.js";
@@ -78,7 +79,9 @@ export const createWorkerFront = (deps: WorkerFrontDeps): Hono<AppEnv> => {
   // interactive reference is served (the Node entry) and links the OpenAPI document. The price calendar is
   // the objects' (see `forward`); here it only documents its routes (the isolate's memory is no place for a
   // calendar: a poll in another isolate would not find it).
-  const local = createApp({ config, sources: deps.sources, clock, logger, pagante, rateLimiters, rateLimiter, docsAssets: undefined, priceCalendar: priceCalendar() });
+  // The price watches likewise are the alerts object's (see `alertsObject`): here, with no worker (`timer: false`,
+  // never ticked), they only document their routes.
+  const local = createApp({ config, sources: deps.sources, clock, logger, pagante, rateLimiters, rateLimiter, docsAssets: undefined, priceCalendar: priceCalendar(), priceAlerts: priceAlerts({ timer: false }) });
   const base = config.basePath;
 
   /**

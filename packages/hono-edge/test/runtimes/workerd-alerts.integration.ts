@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Webhook } from "standardwebhooks";
+import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import { daysAhead } from "../contract/contract-target.js";
 import { startWorkerd, type WorkerdServer } from "./support/workerd-miniflare.js";
@@ -84,6 +84,7 @@ describe("price watches on workerd (a Durable Object with alarms)", () => {
     const headers = Object.fromEntries(Object.entries(hit!.headers).map(([k, v]) => [k, String(v)]));
     const event = new Webhook(secret).verify(hit!.body, headers) as { data: { AlertaId: string; Dia: string; TokenBusca: string | null } };
     expect(event.data).toMatchObject({ AlertaId: id, Dia: day });
+    expect(() => new Webhook(secret).verify(hit!.body.replace(id, "0".repeat(id.length)), headers)).toThrow(WebhookVerificationError);
     // The alert's search is the alerts object's own: its TokenBusca opens it through the Worker.
     const opened = await call(server, "ConsultaAereo/Consultar", { Token: event.data.TokenBusca });
     expect(opened.status).toBe(200);
@@ -100,5 +101,17 @@ describe("price watches on workerd (a Durable Object with alarms)", () => {
     expect(receiver.received).toHaveLength(1);
     expect((await call(server, `Alertas/${id}/Entregas`)).body.Data).toMatchObject([{ Estado: "entregue", Tentativas: [{ Status: 200 }] }]);
     expect((await call(server, "Alertas")).body.Data.map((w: { Id: string }) => w.Id)).toEqual([id]);
+
+    // The tenant's stream, through the Worker, replays the alert; the Worker's OpenAPI document describes the routes.
+    const stream = await fetch(`${server.baseUrl}/api/Alertas/Stream`, { headers: { Authorization: `Bearer ${ACME}`, "Last-Event-ID": "0" } });
+    expect(stream.headers.get("content-type")).toContain("text/event-stream");
+    const reader = stream.body!.getReader();
+    let text = "";
+    for (let i = 0; i < 50 && !text.includes(event.data.TokenBusca ?? id); i++) text += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    expect(text).toContain("event: alerta");
+    expect(text).toContain(`"AlertaId":"${id}"`);
+    const doc = (await (await fetch(`${server.baseUrl}/api/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/api/Alertas", "/api/Alertas/{id}", "/api/Alertas/{id}/Entregas", "/api/Alertas/Stream"]));
   });
 });
