@@ -66,6 +66,8 @@ export class SearchObjectCore {
   private readonly logger: Logger;
   private readonly alertStore: DurableAlertStore;
   private alerts: PriceAlerts | undefined;
+  /** Whether this is the alerts object (it has served `/Alertas`, or holds watches' checks): only then are they looked at. */
+  private alertsHere = false;
   private readonly tickMs: number;
 
   constructor(
@@ -106,11 +108,13 @@ export class SearchObjectCore {
     });
     void state.blockConcurrencyWhile(async () => {
       const restored = await this.durable.restore();
+      this.alertsHere = (await this.alertStore.nextDue()) !== undefined;
       if (restored > 0) this.logger.log({ level: "info", msg: "durable.restored", object: objectId, searches: restored });
     });
   }
 
   async fetch(request: Request): Promise<Response> {
+    if (new URL(request.url).pathname.includes("/Alertas")) this.alertsHere = true;
     this.hidden = hiddenFrom(request.headers.get(HIDDEN_CASH_HEADER)) ?? this.hidden;
     const response = await this.app.fetch(request);
     await this.schedule();
@@ -125,7 +129,7 @@ export class SearchObjectCore {
   /** The price watches' due day checks and webhook deliveries, each taken under its lease, run to their end. */
   private async checkAlerts(): Promise<void> {
     const alerts = this.alerts;
-    if (!alerts) return;
+    if (!alerts || !this.alertsHere) return;
     for (let round = 0; round < ALERT_ROUNDS; round++) {
       const due = await this.alertStore.nextDue();
       if (due === undefined || due > Date.now()) return;
@@ -141,7 +145,7 @@ export class SearchObjectCore {
   private async schedule(fired = false): Promise<void> {
     const now = Date.now();
     const current = fired ? null : await this.state.storage.getAlarm();
-    const due = await this.alertStore.nextDue();
+    const due = this.alertsHere ? await this.alertStore.nextDue() : undefined;
     const alertsAt = due === undefined ? Infinity : Math.max(due, now + this.tickMs);
     if (this.tracked.running() > 0) {
       const at = Math.min(now + KEEP_ALIVE_MS, alertsAt);
