@@ -1,4 +1,5 @@
 import type { SearchSource } from "@voar/core";
+import { priceAlerts, type PriceAlerts, type PriceAlertsOptions } from "../alerts/price-alerts.js";
 import { createApp } from "../app/create-app.js";
 import { priceCalendar } from "../calendar/price-calendar.js";
 import { systemClock } from "../clock.js";
@@ -7,6 +8,7 @@ import { trackSearches, type TrackedStore } from "../entries/track-searches.js";
 import { jsonLinesLogger, type Logger } from "../logging/logger.js";
 import type { RateLimiter } from "../limits/token-bucket.js";
 import { createMemoryPaganteSettings, type PaganteSettings } from "../settings/pagante-settings.js";
+import { durableAlertStore, type DurableAlertStore } from "./durable-alert-store.js";
 import { createDurableSessionStore, type DurableSessionStore } from "./durable-session-store.js";
 import { mintSearchId } from "./search-id.js";
 import type { DurableObjectState } from "./workers-types.js";
@@ -21,11 +23,16 @@ export const HIDDEN_CASH_HEADER = "x-voar-hidden-cash-airlines";
 /** While a search runs, the object's alarm fires this often: activity that keeps the object in memory. */
 export const KEEP_ALIVE_MS = 10_000;
 
+/** Rounds of the price watches' worker per alarm: a check's alert is delivered in the same alarm. */
+const ALERT_ROUNDS = 2;
+
 /** What a search object is made of: the Worker's configuration and sources, from its environment. */
 export interface SearchObjectDeps {
   readonly config: ServiceConfig;
   readonly sources: readonly SearchSource[];
   readonly logger?: Logger | undefined;
+  /** The price watches' options (tests: their webhook post). Default: the runtime's `fetch`, literal addresses checked. */
+  readonly alerts?: PriceAlertsOptions | undefined;
 }
 
 /** The Worker checks the rate limit before it forwards; the object counts nothing again. */
@@ -57,6 +64,11 @@ export class SearchObjectCore {
   private readonly app: ReturnType<typeof createApp>;
   private hidden: readonly number[] | undefined;
   private readonly logger: Logger;
+  private readonly alertStore: DurableAlertStore;
+  private alerts: PriceAlerts | undefined;
+  /** Whether this is the alerts object (it has served `/Alertas`, or holds watches' checks): only then are they looked at. */
+  private alertsHere = false;
+  private readonly tickMs: number;
 
   constructor(
     private readonly state: DurableObjectState,
@@ -75,10 +87,13 @@ export class SearchObjectCore {
     this.durable = createDurableSessionStore({ storage: state.storage, clock: systemClock, maxSessions: config.limits.maxSessions, ttlMs: config.search.ttlMs });
     this.tracked = trackSearches(this.durable.store);
     const objectId = state.id.toString();
+    this.alertStore = durableAlertStore({ storage: state.storage, clock: systemClock });
+    this.tickMs = config.alerts.schedule.tickMs;
+    const alerts = priceAlerts({ ...deps.alerts, timer: false });
     this.app = createApp({
       config,
       sources: deps.sources,
-      store: this.tracked.store,
+      store: { ...this.tracked.store, alerts: this.alertStore },
       logger: this.logger,
       pagante,
       rateLimiter: unlimited,
@@ -86,14 +101,20 @@ export class SearchObjectCore {
       // A price calendar's object is this class too, named by the calendar's identity: its record in this
       // object's storage, its days this object's searches (their ids route back here, as the calendar's does).
       priceCalendar: priceCalendar(),
+      // The price watches are the alerts object's (the Worker sends every /Alertas request to the one search object
+      // named `<deployment>\u0000alertas`): kept in its storage, checked and delivered from its alarm (`alarm()`);
+      // their checks are this object's searches, so an alert's `TokenBusca` routes back here. Other objects hold none.
+      priceAlerts: { ...alerts, start: (d, searches) => (this.alerts = alerts.start(d, searches)) },
     });
     void state.blockConcurrencyWhile(async () => {
       const restored = await this.durable.restore();
+      this.alertsHere = (await this.alertStore.nextDue()) !== undefined;
       if (restored > 0) this.logger.log({ level: "info", msg: "durable.restored", object: objectId, searches: restored });
     });
   }
 
   async fetch(request: Request): Promise<Response> {
+    if (new URL(request.url).pathname.includes("/Alertas")) this.alertsHere = true;
     this.hidden = hiddenFrom(request.headers.get(HIDDEN_CASH_HEADER)) ?? this.hidden;
     const response = await this.app.fetch(request);
     await this.schedule();
@@ -101,19 +122,42 @@ export class SearchObjectCore {
   }
 
   async alarm(): Promise<void> {
+    await this.checkAlerts();
     await this.schedule(true);
   }
 
-  /** Keeps an alarm: soon while a search runs, else at the next expiry in storage (after deleting the expired). */
+  /** The price watches' due day checks and webhook deliveries, each taken under its lease, run to their end. */
+  private async checkAlerts(): Promise<void> {
+    const alerts = this.alerts;
+    if (!alerts || !this.alertsHere) return;
+    for (let round = 0; round < ALERT_ROUNDS; round++) {
+      const due = await this.alertStore.nextDue();
+      if (due === undefined || due > Date.now()) return;
+      await alerts.tick();
+      await alerts.idle();
+    }
+  }
+
+  /**
+   * Keeps an alarm: soon while a search runs, else at the next expiry in storage (after deleting the expired),
+   * and never later than the price watches' next due check or delivery (at most every `alerts.schedule.tickMs`).
+   */
   private async schedule(fired = false): Promise<void> {
     const now = Date.now();
     const current = fired ? null : await this.state.storage.getAlarm();
+    const due = this.alertsHere ? await this.alertStore.nextDue() : undefined;
+    const alertsAt = due === undefined ? Infinity : Math.max(due, now + this.tickMs);
     if (this.tracked.running() > 0) {
-      if (current === null || current > now + KEEP_ALIVE_MS) await this.state.storage.setAlarm(now + KEEP_ALIVE_MS);
+      const at = Math.min(now + KEEP_ALIVE_MS, alertsAt);
+      if (current === null || current > at) await this.state.storage.setAlarm(at);
       return;
     }
-    if (!fired && current !== null) return; // the pending alarm sweeps when it fires
-    const next = await this.durable.sweep();
-    if (next !== undefined) await this.state.storage.setAlarm(next);
+    if (!fired && current !== null) {
+      // The pending alarm sweeps when it fires; it comes sooner when a watch is due first.
+      if (alertsAt < current) await this.state.storage.setAlarm(alertsAt);
+      return;
+    }
+    const at = Math.min((await this.durable.sweep()) ?? Infinity, alertsAt);
+    if (Number.isFinite(at)) await this.state.storage.setAlarm(at);
   }
 }

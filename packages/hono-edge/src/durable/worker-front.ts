@@ -1,6 +1,7 @@
 import { parseCalendarRequest, parseSearchRequest, type SearchSource } from "@voar/core";
 import { airports } from "@voar/core/airports";
 import { Hono, type Context, type Handler } from "hono";
+import { priceAlerts } from "../alerts/price-alerts.js";
 import { createApp } from "../app/create-app.js";
 import type { AppEnv } from "../app/app-env.js";
 import { createAuthenticator } from "../auth/authenticator.js";
@@ -78,7 +79,9 @@ export const createWorkerFront = (deps: WorkerFrontDeps): Hono<AppEnv> => {
   // interactive reference is served (the Node entry) and links the OpenAPI document. The price calendar is
   // the objects' (see `forward`); here it only documents its routes (the isolate's memory is no place for a
   // calendar: a poll in another isolate would not find it).
-  const local = createApp({ config, sources: deps.sources, clock, logger, pagante, rateLimiters, rateLimiter, docsAssets: undefined, priceCalendar: priceCalendar() });
+  // The price watches likewise are the alerts object's (see `alertsObject`): here, with no worker (`timer: false`,
+  // never ticked), they only document their routes.
+  const local = createApp({ config, sources: deps.sources, clock, logger, pagante, rateLimiters, rateLimiter, docsAssets: undefined, priceCalendar: priceCalendar(), priceAlerts: priceAlerts({ timer: false }) });
   const base = config.basePath;
 
   /**
@@ -113,6 +116,22 @@ export const createWorkerFront = (deps: WorkerFrontDeps): Hono<AppEnv> => {
       return searches.get(object).fetch(new Request(c.req.url, { method: "POST", headers, body: bytes }));
     };
 
+  /**
+   * Sends a price watches' request (`/Alertas...`) once checked to the deployment's one alerts object: the search
+   * object named `<deployment>\u0000alertas`, which keeps the watches and checks them from its alarm (see
+   * `search-object.ts`). Its alerts' `TokenBusca` are its own searches' ids, so they route back to it as any poll.
+   */
+  const alertsObject = async (c: Context<AppEnv>) => {
+    const fingerprint = (await deps.deployment) ?? "";
+    const headers = new Headers(c.req.raw.headers);
+    headers.delete(HIDDEN_CASH_HEADER);
+    headers.set("x-request-id", c.get("requestId"));
+    const method = c.req.method;
+    const body = method === "GET" || method === "HEAD" ? undefined : await readBodyBytes(c.req.raw, config.limits.bodyBytes);
+    if (body) headers.delete("content-length");
+    return searches.get(searches.idFromName(`${fingerprint}\u0000alertas`)).fetch(new Request(c.req.url, { method, headers, ...(body && body.byteLength > 0 ? { body: body as Uint8Array<ArrayBuffer> } : {}) }));
+  };
+
   const front = new Hono<AppEnv>();
   const crossOrigin = corsPolicy(config.cors);
   const checks = [
@@ -125,6 +144,8 @@ export const createWorkerFront = (deps: WorkerFrontDeps): Hono<AppEnv> => {
   front.post(`${base}/ConsultaAereo/Stream`, ...checks, forward("search"));
   front.post(`${base}/ConsultaAereo/Calendario`, ...checks, forward("calendar"));
   front.post(`${base}/ConsultaAereo/Calendario/Stream`, ...checks, forward("calendar"));
+  front.all(`${base}/Alertas`, ...checks, alertsObject);
+  front.all(`${base}/Alertas/*`, ...checks, alertsObject);
   front.all("*", (c) => local.fetch(c.req.raw));
   front.onError((err, c: Context<AppEnv>) => {
     const e = isServiceError(err) ? err : new InternalError(err);
