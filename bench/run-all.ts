@@ -86,6 +86,7 @@ const doc = [
   "",
   markdownTable(allRows),
   "",
+  ...(written?.extra ?? []).flatMap((block) => [block, ""]),
   "## How to read these figures",
   "",
   "Targets, each against an anchor measured in the same run: incremental ingestion at most 1.5x one-shot; page cost at most 3x; polling by Token (the app, request log on) at least 0.85 of what Hono alone gives an answer that carries its own request id (each against the same bare node:http server); memory per active search at most 1 MB of heap per 1,000 offers; SSE first result within 50 ms of the fastest source; workerd bundle at most 300 KB gzip; upstream requests of a Zipf mix at most 0.5x of the plain clients the service replaces and at most 1.15x of the mix's windowed floor; a cached route's first SSE result within 50 ms; a fan-out search at most 1.5x the upstream requests of one all-airlines search. The load at 1,000 concurrent searches is printed beside 200 with no target yet. The last column marks each as met or missed; where a target is missed, the notes of its section say why and what would close it.",

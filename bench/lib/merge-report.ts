@@ -11,13 +11,30 @@ export interface WrittenReport {
   readonly remeasured: readonly string[];
   readonly rows: readonly Row[];
   readonly notes: ReadonlyMap<string, string>;
+  /** Blocks of their own (a `## ` heading other than the generated ones, to the next `## `), kept as written. */
+  readonly extra: readonly string[];
 }
+
+const GENERATED = new Set(["## Summary", "## Every figure", "## How to read these figures"]);
 
 const verdictOf = (mark: string): Row["verdict"] => (mark === "✅" ? "met" : mark === "❌" ? "missed" : undefined);
 
 /** Reads the report a full run wrote (or a merged one). */
 export const readReport = (text: string): WrittenReport => {
-  const lines = text.split("\n");
+  const all = text.split("\n");
+  // Blocks of their own are set aside first: their tables are not the report's rows.
+  const extra: string[] = [];
+  const lines: string[] = [];
+  let block: string[] | undefined;
+  for (const line of all) {
+    if (line.startsWith("## ")) {
+      if (block) extra.push(block.join("\n").trim());
+      block = GENERATED.has(line) ? undefined : [line];
+      if (!block) lines.push(line);
+    } else if (block) block.push(line);
+    else lines.push(line);
+  }
+  if (block) extra.push(block.join("\n").trim());
   const rows: Row[] = [];
   for (const line of lines) {
     if (!line.startsWith("| ") || !line.endsWith(" |")) continue;
@@ -29,16 +46,16 @@ export const readReport = (text: string): WrittenReport => {
   const notes = new Map<string, string>();
   const howTo = lines.findIndex((l) => l === "## How to read these figures");
   let title: string | undefined;
-  let block: string[] = [];
+  let note: string[] = [];
   const close = () => {
-    if (title !== undefined) notes.set(title, block.join("\n").trim());
+    if (title !== undefined) notes.set(title, note.join("\n").trim());
   };
   for (const line of howTo < 0 ? [] : lines.slice(howTo + 1)) {
     if (line.startsWith("### ")) {
       close();
       title = line.slice(4);
-      block = [];
-    } else if (title !== undefined) block.push(line);
+      note = [];
+    } else if (title !== undefined) note.push(line);
   }
   close();
   return {
@@ -46,6 +63,7 @@ export const readReport = (text: string): WrittenReport => {
     remeasured: lines.filter((l) => l.startsWith("Re-measured ")),
     rows,
     notes,
+    extra,
   };
 };
 
