@@ -20,8 +20,8 @@ const undici = createRequire(new URL("../../packages/http-adapter/package.json",
 const here = path.dirname(fileURLToPath(import.meta.url));
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** What the breakdown measured. */
-export interface CpuBreakdown {
+/** What one profiled round measured. */
+export interface CpuRound {
   readonly searches: number;
   readonly requests: number;
   readonly errors: number;
@@ -34,8 +34,13 @@ export interface CpuBreakdown {
   readonly cpuPerSearchMs: number;
   /** The profile's samples per part, per search, ms (they add up to about `cpuPerSearchMs`). */
   readonly parts: Readonly<Record<CpuPart, number>>;
-  /** The floor's CPU per search, ms. */
+  /** The floor's CPU per search (the same round replayed), ms. */
   readonly floorPerSearchMs: number;
+}
+
+/** What the breakdown measured: its rounds, each with its own floor. */
+export interface CpuBreakdown {
+  readonly rounds: readonly CpuRound[];
 }
 
 /** The recorded upstream answers, served at `/b/<index>` from this process (not measured). */
@@ -99,7 +104,7 @@ const measureFloor = async (bodies: readonly string[], pages: readonly (readonly
 };
 
 export const measureCpuBreakdown = async (quick: boolean): Promise<CpuBreakdown> => {
-  const o = { searches: quick ? 60 : 200, pollMs: 500, latencyMs: 400, ttlMs: 5_000 };
+  const o = { searches: quick ? 60 : 200, rounds: quick ? 1 : 3, pollMs: 500, latencyMs: 400, ttlMs: 5_000 };
   const upstream = await startUpstream(o.latencyMs);
   const server = await startServiceProcess({ ttlMs: o.ttlMs, latencyMs: o.latencyMs, upstream });
   const recorded = (on: boolean) =>
@@ -116,41 +121,46 @@ export const measureCpuBreakdown = async (quick: boolean): Promise<CpuBreakdown>
       upstream.child.on("message", answer);
       upstream.child.send({ type: "record", on });
     });
-  let round;
-  let profiled;
-  let bodies: string[];
-  const answers: string[][] = [];
+  const profiled: { round: Awaited<ReturnType<typeof searchRound>>; cpu: Awaited<ReturnType<typeof server.profile>>; bodies: string[]; answers: string[][] }[] = [];
   try {
     // Warm-up, a whole round: code compiled, the heap, sockets and pools at the size of the load.
     await searchRound(server.appUrl, distinctQueries(o.searches, 200), o.pollMs, { startSpreadMs: o.pollMs });
-    await sleep(o.ttlMs + 500);
-    await recorded(true);
-    await server.profile("start");
-    round = await searchRound(server.appUrl, distinctQueries(o.searches, 2), o.pollMs, { startSpreadMs: o.pollMs, answers });
-    profiled = await server.profile("stop");
-    bodies = await recorded(false);
+    for (let r = 0; r < o.rounds; r++) {
+      await sleep(o.ttlMs + 500); // the searches before have expired: each round starts from the same state
+      const answers: string[][] = [];
+      await recorded(true);
+      await server.profile("start");
+      const round = await searchRound(server.appUrl, distinctQueries(o.searches, 2 + r * 20), o.pollMs, { startSpreadMs: o.pollMs, answers });
+      const cpu = await server.profile("stop");
+      profiled.push({ round, cpu, bodies: await recorded(false), answers });
+    }
   } finally {
     await server.stop();
     await stopChild(upstream.child);
   }
-  const floorPerSearchMs = await measureFloor(bodies, answers, o.pollMs, o.pollMs);
-  const parts = Object.fromEntries(CPU_PARTS.map((p) => [p, (profiled.parts[p] ?? 0) / o.searches])) as Record<CpuPart, number>;
-  return {
-    searches: o.searches,
-    requests: round.requests,
-    errors: round.errors,
-    offersPerSearch: round.offers.reduce((a, b) => a + b, 0) / Math.max(1, round.offers.length),
-    upstreamAnswers: bodies.length / o.searches,
-    upstreamBytes: bodies.reduce((n, b) => n + Buffer.byteLength(b), 0) / o.searches,
-    cpuPerSearchMs: profiled.cpuMs / o.searches,
-    parts,
-    floorPerSearchMs,
-  };
+  const rounds: CpuRound[] = [];
+  for (const { round, cpu, bodies, answers } of profiled) {
+    const floorPerSearchMs = await measureFloor(bodies, answers, o.pollMs, o.pollMs);
+    rounds.push({
+      searches: o.searches,
+      requests: round.requests,
+      errors: round.errors,
+      offersPerSearch: round.offers.reduce((a, b) => a + b, 0) / Math.max(1, round.offers.length),
+      upstreamAnswers: bodies.length / o.searches,
+      upstreamBytes: bodies.reduce((n, b) => n + Buffer.byteLength(b), 0) / o.searches,
+      cpuPerSearchMs: cpu.cpuMs / o.searches,
+      parts: Object.fromEntries(CPU_PARTS.map((p) => [p, (cpu.parts[p] ?? 0) / o.searches])) as Record<CpuPart, number>,
+      floorPerSearchMs,
+    });
+  }
+  return { rounds };
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const f = await measureCpuBreakdown(process.argv.includes("--quick"));
-  console.log(`${f.searches} searches, ${f.requests} requests, ${f.errors} errors, ${f.offersPerSearch.toFixed(0)} offers and ${f.upstreamAnswers.toFixed(1)} upstream answers (${(f.upstreamBytes / 1024).toFixed(0)} KB) per search`);
-  console.log(`CPU per search: ${f.cpuPerSearchMs.toFixed(2)} ms; floor ${f.floorPerSearchMs.toFixed(2)} ms (${(f.cpuPerSearchMs / f.floorPerSearchMs).toFixed(2)}x)`);
-  for (const p of CPU_PARTS) console.log(`  ${p.padEnd(40)} ${f.parts[p].toFixed(2)} ms`);
+  const { rounds } = await measureCpuBreakdown(process.argv.includes("--quick"));
+  for (const f of rounds) {
+    console.log(`${f.searches} searches, ${f.requests} requests, ${f.errors} errors, ${f.offersPerSearch.toFixed(0)} offers and ${f.upstreamAnswers.toFixed(1)} upstream answers (${(f.upstreamBytes / 1024).toFixed(0)} KB) per search`);
+    console.log(`CPU per search: ${f.cpuPerSearchMs.toFixed(2)} ms; floor ${f.floorPerSearchMs.toFixed(2)} ms (${(f.cpuPerSearchMs / f.floorPerSearchMs).toFixed(2)}x)`);
+    for (const p of CPU_PARTS) console.log(`  ${p.padEnd(40)} ${f.parts[p].toFixed(2)} ms`);
+  }
 }

@@ -55,7 +55,7 @@ const mergeBatch = (s: SearchSnapshot, sourceId: string, batch: readonly Offer[]
     } else {
       added++;
     }
-    offers = offers.set(offer.id, offer);
+    offers = offers.set(offer.id, offer, owner);
     if (outboundDir) outbound = indexOffer(outbound, s.grouping, offer, owner);
     else inbound = indexOffer(inbound, s.grouping, offer, owner);
     changed = true;

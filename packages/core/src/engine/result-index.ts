@@ -174,7 +174,7 @@ const addFlight = (ix: DirectionIndex, offer: Offer, owner: object | undefined):
   for (const leg of it.legs) airports = addSorted(addSorted(airports, leg.origin, owner), leg.destination, owner);
   return {
     ...ix,
-    flights: ix.flights.set(offer.flightKey, it.stops),
+    flights: ix.flights.set(offer.flightKey, it.stops, owner),
     stops: HashMap.set(ix.stops, it.stops, Option.getOrElse(HashMap.get(ix.stops, it.stops), () => 0) + 1),
     airlines: HashMap.has(ix.airlines, offer.validatingCarrier.iata)
       ? ix.airlines
@@ -218,7 +218,7 @@ const setPartitioned = (
 const setGroup = (ix: DirectionIndex, kind: GroupingKind, before: Group | undefined, after: Group | undefined, owner: object | undefined): DirectionIndex => {
   const order = moveIn(ix.order, "price", before, after, owner);
   const bySignature = kind === "price-group" ? setPartitioned(ix.bySignature, before, after, owner) : ix.bySignature;
-  const groups = after ? ix.groups.set(after.key, after) : before ? ix.groups.delete(before.key) : ix.groups;
+  const groups = after ? ix.groups.set(after.key, after, owner) : before ? ix.groups.delete(before.key) : ix.groups;
   return { ...ix, groups, order, bySignature };
 };
 

@@ -10,7 +10,7 @@ export type SortedStrings = SortedIndex<string, true>;
 export const emptySortedStrings = (): SortedStrings => SortedIndex.empty<string, true>(compareStrings);
 
 /** Adds a value; returns the same set when it is already present. `owner`: see {@link SortedIndex}. */
-export const addSorted = (set: SortedStrings, value: string, owner?: object): SortedStrings => set.set(value, true, owner);
+export const addSorted = (set: SortedStrings, value: string, owner?: object): SortedStrings => (set.has(value) ? set : set.set(value, true, owner));
 
 /** The values in ascending order. */
 export const sortedValues = (set: SortedStrings): string[] => set.keyArray();
