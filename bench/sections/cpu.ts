@@ -14,6 +14,9 @@ export const cpuRows = async (quick: boolean): Promise<Section> => {
   const floor = summarize(rounds.map((r) => r.floorPerSearchMs));
   const ratio = summarize(rounds.map((r) => r.cpuPerSearchMs / r.floorPerSearchMs));
   const errors = rounds.reduce((n, r) => n + r.errors, 0);
+  const kinds: Record<string, number> = {};
+  for (const r of rounds) for (const [k, n] of Object.entries(r.errorKinds)) kinds[k] = (kinds[k] ?? 0) + n;
+  const errorText = errors === 0 ? "0" : `${errors} (${Object.entries(kinds).map(([k, n]) => `${n}× ${k}`).join(", ")})`;
   const sampled = (r: (typeof rounds)[number]) => CPU_PARTS.reduce((n, p) => n + r.parts[p], 0);
   const rows: Row[] = [
     {
@@ -23,7 +26,7 @@ export const cpuRows = async (quick: boolean): Promise<Section> => {
     },
     {
       section: S,
-      figure: `\`voar-server\` (memory store, request log on), ${first.searches} searches started over 500 ms, polled every 500 ms, ${(first.requests / first.searches).toFixed(1)} requests, ${first.offersPerSearch.toFixed(0)} offers and ${first.upstreamAnswers.toFixed(1)} upstream answers (${(first.upstreamBytes / 1024).toFixed(0)} KB) per search; errors ${errors}: CPU per search, profiler on`,
+      figure: `\`voar-server\` (memory store, request log on), ${first.searches} searches started over 500 ms, polled every 500 ms, ${(first.requests / first.searches).toFixed(1)} requests, ${first.offersPerSearch.toFixed(0)} offers and ${first.upstreamAnswers.toFixed(1)} upstream answers (${(first.upstreamBytes / 1024).toFixed(0)} KB) per search; errors ${errorText}: CPU per search, profiler on`,
       value: cell(total, "ms"),
       ratio: `${ratio.median.toFixed(2)}x (${ratio.min.toFixed(2)}–${ratio.max.toFixed(2)})`,
       target: "≤ 3x",

@@ -25,6 +25,8 @@ export interface CpuRound {
   readonly searches: number;
   readonly requests: number;
   readonly errors: number;
+  /** Errors by kind (status and code, or the request's failure). */
+  readonly errorKinds: Readonly<Record<string, number>>;
   /** Offers per search at completion, mean. */
   readonly offersPerSearch: number;
   /** Upstream answers read per search, and their bytes per search. */
@@ -145,6 +147,7 @@ export const measureCpuBreakdown = async (quick: boolean): Promise<CpuBreakdown>
       searches: o.searches,
       requests: round.requests,
       errors: round.errors,
+      errorKinds: round.errorKinds,
       offersPerSearch: round.offers.reduce((a, b) => a + b, 0) / Math.max(1, round.offers.length),
       upstreamAnswers: bodies.length / o.searches,
       upstreamBytes: bodies.reduce((n, b) => n + Buffer.byteLength(b), 0) / o.searches,
