@@ -1,7 +1,7 @@
 /**
  * `pnpm bench` — runs every benchmark of the repo in one process, one after the other, and writes
  * BENCHMARKS.md (`--quick`: small sizes, seconds; prints the table and does not overwrite the committed file
- * unless `--write` is given). `--only=<section>[,<section>]` (engine, latency, service, upstream, variance, edge,
+ * unless `--write` is given). `--only=<section>[,<section>]` (engine, latency, service, cpu, upstream, variance, edge,
  * cache, calendar, load, topologies, alerts) runs those sections alone and prints their rows; with `--write` (and
  * not `--quick`) their rows and notes replace theirs in BENCHMARKS.md, the others kept (`bench/lib/merge-report.ts`).
  * Nothing here asserts absolute times: comparisons are ratios measured side by side.
@@ -18,6 +18,7 @@ import { latencyRows } from "./sections/latency.js";
 import { upstreamRows } from "./sections/upstream.js";
 import { varianceRows } from "./sections/variance.js";
 import { serviceRows } from "./sections/service.js";
+import { cpuRows } from "./sections/cpu.js";
 import { edgeRows } from "./sections/edge.js";
 import { cacheRows } from "./sections/cache.js";
 import { calendarRows } from "./sections/calendar.js";
@@ -47,6 +48,7 @@ const run = async (name: string, f: () => Promise<Section>, key = name) => {
 await run("engine", () => engineRows(quick));
 await run("time to result", () => latencyRows(quick), "latency");
 await run("service", () => serviceRows(quick));
+await run("a search's CPU", () => cpuRows(quick), "cpu");
 await run("upstream", () => upstreamRows(quick));
 await run("upstream under variance", () => varianceRows(quick), "variance");
 await run("edge", () => edgeRows(quick));

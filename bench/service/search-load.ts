@@ -72,7 +72,7 @@ export const searchRound = async (
   baseUrl: string,
   queries: readonly SearchBody[],
   pollMs: number,
-  o: { readonly maxPolls?: number; readonly startSpreadMs?: number } = {},
+  o: { readonly maxPolls?: number; readonly startSpreadMs?: number; readonly answers?: string[][] } = {},
 ): Promise<SearchRound> => {
   const maxPolls = o.maxPolls ?? 600;
   const spread = o.startSpreadMs ?? 0;
@@ -91,7 +91,7 @@ export const searchRound = async (
   const pool = new undici.Pool(baseUrl, { connections: queries.length, pipelining: 1 });
   const path = "/api/ConsultaAereo/Consultar";
   let shed = 0;
-  const request = async (body: SearchBody): Promise<Record<string, unknown> | undefined> => {
+  const request = async (body: SearchBody, answers?: string[]): Promise<Record<string, unknown> | undefined> => {
     const t0 = performance.now();
     try {
       let res = await pool.request({ path, method: "POST", headers: HEADERS, body: JSON.stringify(body) });
@@ -103,6 +103,7 @@ export const searchRound = async (
         res = await pool.request({ path, method: "POST", headers: HEADERS, body: JSON.stringify(body) });
       }
       const text = await res.body.text();
+      answers?.push(text);
       // Timed to the answer's last byte; parsing it is the client's own work.
       const ms = performance.now() - t0;
       latencies.push(ms);
@@ -121,11 +122,12 @@ export const searchRound = async (
   };
   const one = async (query: SearchBody, i: number) => {
     if (spread > 0) await sleep((i * spread) / queries.length);
-    let answer = await request(query);
+    const answers = o.answers ? (o.answers[i] = []) : undefined;
+    let answer = await request(query, answers);
     for (let i = 0; answer && answer["Completed"] !== true; i++) {
       if (i === maxPolls) return fail(`not complete after ${maxPolls} polls`);
       await sleep(pollMs);
-      answer = await request({ Token: answer["Token"] });
+      answer = await request({ Token: answer["Token"] }, answers);
     }
     const sources = (answer?.["Progresso"] as { Fontes?: { Itens: number }[] } | undefined)?.Fontes ?? [];
     offers.push(sources.reduce((n, s) => n + s.Itens, 0));

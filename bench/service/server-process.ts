@@ -8,12 +8,14 @@
  * upstream in a third process); driven over IPC (memory readings, the bare server's answer).
  */
 import http from "node:http";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import net, { type AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { Session } from "node:inspector/promises";
 import type { ChildMessage, ParentMessage } from "./service-process.js";
+import { cpuByPart, type CpuProfile } from "./cpu-parts.js";
 
 /** A free port on 127.0.0.1 (asked of the system, then released for the service to take). */
 const freePort = () =>
@@ -143,12 +145,36 @@ const settle = async () => {
   return collect();
 };
 
+/** The profiler of `profile` messages, while one runs. */
+let profiler: Session | undefined;
+let profiledFrom: NodeJS.CpuUsage | undefined;
+
 process.on("message", async (m: ParentMessage) => {
   if (m.type === "memory") {
     const collected = m.gc ? await settle() : false;
     const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
     const cpu = process.cpuUsage();
     send({ type: "memory", id: m.id, rss, heapUsed, heapTotal, external, arrayBuffers, collected, cpuMs: (cpu.user + cpu.system) / 1000 });
+  } else if (m.type === "profile") {
+    if (m.action === "start") {
+      profiler = new Session();
+      profiler.connect();
+      await profiler.post("Profiler.enable");
+      // 1 ms between samples (V8's default is 1 ms under the inspector too): enough samples over a round of searches.
+      await profiler.post("Profiler.setSamplingInterval", { interval: 1_000 });
+      await profiler.post("Profiler.start");
+      profiledFrom = process.cpuUsage();
+      send({ type: "ok", id: m.id });
+    } else if (profiler) {
+      const { profile } = (await profiler.post("Profiler.stop")) as { profile: CpuProfile };
+      const cpu = process.cpuUsage(profiledFrom);
+      profiler.disconnect();
+      profiler = undefined;
+      // `VOAR_BENCH_PROFILE_OUT=<file>`: the profile itself too, to read by function (Chrome's DevTools open it).
+      const out = process.env["VOAR_BENCH_PROFILE_OUT"];
+      if (out) writeFileSync(out, JSON.stringify(profile));
+      send({ type: "profiled", id: m.id, parts: cpuByPart(profile), cpuMs: (cpu.user + cpu.system) / 1000 });
+    }
   } else if (m.type === "bare") {
     bare = { body: Buffer.from(m.body), headers: m.headers };
     send({ type: "ok", id: m.id });

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { CpuPart } from "./cpu-parts.js";
 
 /** The API key the server process accepts. */
 export const BENCH_KEY = "bench-api-key-0123456789";
@@ -8,13 +9,15 @@ export const BENCH_KEY = "bench-api-key-0123456789";
 /** What the bench sends the server process. */
 export type ParentMessage =
   | { readonly type: "memory"; readonly id: number; readonly gc: boolean }
-  | { readonly type: "bare"; readonly id: number; readonly body: string; readonly headers: Record<string, string> };
+  | { readonly type: "bare"; readonly id: number; readonly body: string; readonly headers: Record<string, string> }
+  | { readonly type: "profile"; readonly id: number; readonly action: "start" | "stop" };
 
 /** What the server process answers. */
 export type ChildMessage =
   | { readonly type: "ready"; readonly appPort: number; readonly barePort: number; readonly frameworkPort: number; readonly frameworkOwnPort: number; readonly partsPort: number; readonly joinedPort: number }
   | { readonly type: "memory"; readonly id: number; readonly rss: number; readonly heapUsed: number; readonly heapTotal: number; readonly external: number; readonly arrayBuffers: number; readonly collected: boolean; readonly cpuMs: number }
-  | { readonly type: "ok"; readonly id: number };
+  | { readonly type: "ok"; readonly id: number }
+  | { readonly type: "profiled"; readonly id: number; readonly parts: Record<CpuPart, number>; readonly cpuMs: number };
 
 /** Resident and heap memory of the server process, in bytes. */
 export interface MemoryReading {
@@ -53,6 +56,11 @@ export interface ServiceProcess {
   readonly joinedUrl: string;
   /** Its memory now; after a full garbage collection when `gc`. */
   memory(gc: boolean): Promise<MemoryReading>;
+  /**
+   * Starts the V8 CPU profiler in the server process (`start`), or stops it (`stop`) and answers the CPU of
+   * the profiled span by part of a search ({@link CpuPart}) and the process's CPU time over it, in ms.
+   */
+  profile(action: "start" | "stop"): Promise<{ readonly parts: Record<CpuPart, number>; readonly cpuMs: number }>;
   /** What the bare server (and the framework alone) answer from now on. */
   setBare(body: string, headers: Record<string, string>): Promise<void>;
   stop(): Promise<void>;
@@ -200,6 +208,10 @@ export const startServiceProcess = async (o: ServiceProcessOptions): Promise<Ser
     memory: async (gc) => {
       const { type: _type, id: _id, ...reading } = await ask<Extract<ChildMessage, { type: "memory" }>>({ type: "memory", id: nextId++, gc });
       return reading;
+    },
+    profile: async (action) => {
+      const m = await ask<ChildMessage>({ type: "profile", id: nextId++, action });
+      return m.type === "profiled" ? { parts: m.parts, cpuMs: m.cpuMs } : { parts: {} as Record<CpuPart, number>, cpuMs: 0 };
     },
     setBare: async (body, headers) => void (await ask({ type: "bare", id: nextId++, body, headers })),
     stop: async () => {

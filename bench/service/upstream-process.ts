@@ -11,7 +11,27 @@ const upstream = createFakeUpstream({
   backend: liveBackend({ sources: createSimulator({ latencyMs, batches: 3 }).sources, ttlMs: 3_600_000 }),
   auth: { tokens: [process.env["VOAR_BENCH_UPSTREAM_TOKEN"] ?? "bench-upstream-token"] },
 });
-const served = await serveOnNode(upstream.app.fetch);
+/**
+ * The answers' bodies while recording (`{ type: "record", on: true }` over IPC, until `on: false`, which answers
+ * them as `{ type: "recorded", bodies }`): the CPU breakdown's floor parses the same upstream bytes.
+ */
+let recorded: string[] | undefined;
+const fetch = async (request: Request): Promise<Response> => {
+  const response = await upstream.app.fetch(request);
+  if (!recorded) return response;
+  const body = await response.text();
+  recorded.push(body);
+  return new Response(body, { status: response.status, headers: response.headers });
+};
+process.on("message", (m: { type: "record"; on: boolean }) => {
+  if (m.type !== "record") return;
+  if (m.on) recorded = [];
+  else {
+    process.send!({ type: "recorded", bodies: recorded ?? [] });
+    recorded = undefined;
+  }
+});
+const served = await serveOnNode(fetch);
 process.on("disconnect", () => process.exit(0));
 process.on("SIGTERM", () => process.exit(0));
 process.send!({ type: "ready", origin: served.origin });

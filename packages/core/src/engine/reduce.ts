@@ -41,6 +41,8 @@ const mergeBatch = (s: SearchSnapshot, sourceId: string, batch: readonly Offer[]
   let { offers, outbound, inbound } = s;
   let added = 0;
   let changed = false;
+  // The batch's own nodes: its changes to the sorted orders share one copy of each node they touch.
+  const owner = {};
   for (const offer of batch) {
     if (offer.miles === undefined && s.hiddenCashAirlines.has(offer.airlineId)) continue;
     const prior = offers.get(offer.id);
@@ -48,14 +50,14 @@ const mergeBatch = (s: SearchSnapshot, sourceId: string, batch: readonly Offer[]
     const lookup = (id: string) => offers.get(id);
     const outboundDir = offer.itinerary.direction === "outbound";
     if (prior) {
-      if (outboundDir) outbound = unindexOffer(outbound, s.grouping, prior, lookup);
-      else inbound = unindexOffer(inbound, s.grouping, prior, lookup);
+      if (outboundDir) outbound = unindexOffer(outbound, s.grouping, prior, lookup, owner);
+      else inbound = unindexOffer(inbound, s.grouping, prior, lookup, owner);
     } else {
       added++;
     }
-    offers = offers.set(offer.id, offer);
-    if (outboundDir) outbound = indexOffer(outbound, s.grouping, offer);
-    else inbound = indexOffer(inbound, s.grouping, offer);
+    offers = offers.set(offer.id, offer, owner);
+    if (outboundDir) outbound = indexOffer(outbound, s.grouping, offer, owner);
+    else inbound = indexOffer(inbound, s.grouping, offer, owner);
     changed = true;
   }
   const sources = added > 0 ? updateSource(s.sources, sourceId, (p) => ({ ...p, items: p.items + added })) : s.sources;

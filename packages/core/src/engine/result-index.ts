@@ -1,13 +1,12 @@
 import * as HashMap from "effect/HashMap";
 import * as Option from "effect/Option";
-import * as RedBlackTree from "effect/RedBlackTree";
-import * as Order from "effect/Order";
 import type { Carrier, Direction } from "../domain/itinerary.js";
 import type { Offer } from "../domain/offer.js";
 import type { SearchMode } from "../query/query.js";
 import { BEST_CENTAVOS_PER_MINUTE, stopsBucket, type SortKey } from "../query/result-view.js";
 import { hasMember, memberCount, memberId, memberIds, oneMember, removeMember, setMember, type Members } from "./members.js";
 import { addSorted, emptySortedStrings, type SortedStrings } from "./sorted-set.js";
+import { compareStrings, SortedIndex } from "./sorted-index.js";
 import { StringMap } from "./string-map.js";
 
 /**
@@ -48,48 +47,47 @@ export interface Group {
   readonly firstArrival: string;
 }
 
+const byPrice = (a: Group, b: Group): number => a.price - b.price || compareStrings(a.key, b.key);
+
 /**
- * Key of the sorted order: the price zero-padded, then the stable group key, so that plain string order is
- * price order with ties broken by key. (A string, not a tuple: the tree removes by value equality.)
+ * The order of groups in each sort: the sort value, then price, then the stable group key (`best`: price plus
+ * duration at {@link BEST_CENTAVOS_PER_MINUTE}, then the key). Groups themselves are the keys of the sorted
+ * indexes, compared field by field (numbers as numbers): no key text is built per change.
  */
-export type OrderKey = string;
-
-/** The order key of a group price and key. */
-export const orderKeyOf = (price: number, key: string): OrderKey => `${String(price).padStart(15, "0")}|${key}`;
-
-const pad = (n: number, width: number): string => String(n).padStart(width, "0");
-
-/** The order key of a group for each sort but price: the sort value, then price, then the stable key. */
-const secondaryKeyOf = (sort: Exclude<SortKey, "price">, g: Group): OrderKey => {
-  switch (sort) {
-    case "duration":
-      return `${pad(g.minDuration, 7)}|${pad(g.price, 15)}|${g.key}`;
-    case "departure":
-      return `${g.firstDeparture}|${pad(g.price, 15)}|${g.key}`;
-    case "arrival":
-      return `${g.firstArrival}|${pad(g.price, 15)}|${g.key}`;
-    case "best":
-      return `${pad(g.price + g.minDuration * BEST_CENTAVOS_PER_MINUTE, 15)}|${g.key}`;
-  }
+export const SORT_ORDERS: { readonly [K in SortKey]: (a: Group, b: Group) => number } = {
+  price: byPrice,
+  duration: (a, b) => a.minDuration - b.minDuration || byPrice(a, b),
+  departure: (a, b) => compareStrings(a.firstDeparture, b.firstDeparture) || byPrice(a, b),
+  arrival: (a, b) => compareStrings(a.firstArrival, b.firstArrival) || byPrice(a, b),
+  best: (a, b) => a.price + a.minDuration * BEST_CENTAVOS_PER_MINUTE - (b.price + b.minDuration * BEST_CENTAVOS_PER_MINUTE) || compareStrings(a.key, b.key),
 };
-
-/** The order key of a group in one sort order. */
-export const sortKeyOf = (sort: SortKey, g: Group): OrderKey => (sort === "price" ? orderKeyOf(g.price, g.key) : secondaryKeyOf(sort, g));
 
 const SORTS: readonly SortKey[] = ["price", "duration", "departure", "arrival", "best"];
 
-/** The groups of one signature in every sort order: order key -> group key. */
-export type SignatureOrders = { readonly [K in SortKey]: RedBlackTree.RedBlackTree<OrderKey, string> };
+/** Groups in one order: group (by its sort values) -> group key. */
+export type GroupOrder = SortedIndex<Group, string>;
+
+/** The groups of one signature in every sort order. */
+export type SignatureOrders = { readonly [K in SortKey]: GroupOrder };
 
 type MutableOrders = { -readonly [K in SortKey]: SignatureOrders[K] };
 
+const emptyOrder = (sort: SortKey): GroupOrder => SortedIndex.empty<Group, string>(SORT_ORDERS[sort]);
+
 const emptyOrders = (): SignatureOrders => ({
-  price: RedBlackTree.empty<OrderKey, string>(Order.string),
-  duration: RedBlackTree.empty<OrderKey, string>(Order.string),
-  departure: RedBlackTree.empty<OrderKey, string>(Order.string),
-  arrival: RedBlackTree.empty<OrderKey, string>(Order.string),
-  best: RedBlackTree.empty<OrderKey, string>(Order.string),
+  price: emptyOrder("price"),
+  duration: emptyOrder("duration"),
+  departure: emptyOrder("departure"),
+  arrival: emptyOrder("arrival"),
+  best: emptyOrder("best"),
 });
+
+/** A group moved within one order: out from its old place and in at its new one (or its key object replaced, same place). */
+const moveIn = (order: GroupOrder, sort: SortKey, before: Group | undefined, after: Group | undefined, owner: object | undefined): GroupOrder => {
+  if (before && after && SORT_ORDERS[sort](before, after) === 0) return order.set(after, after.key, owner);
+  if (before) order = order.delete(before, owner);
+  return after ? order.set(after, after.key, owner) : order;
+};
 
 /** The signature of a group in the counts of its filter values: airline, payment kind, stops mask. */
 export const signatureOf = (g: Pick<Group, "carrier" | "cash" | "stopsMask">): string => `${g.carrier.iata}|${g.cash ? "C" : "M"}|${g.stopsMask}`;
@@ -103,7 +101,7 @@ export const parseSignature = (sig: string): { readonly iata: string; readonly c
 /** Everything known about one direction of a search, maintained incrementally. */
 export interface DirectionIndex {
   readonly groups: StringMap<Group>;
-  readonly order: RedBlackTree.RedBlackTree<OrderKey, string>;
+  readonly order: GroupOrder;
   /**
    * Price groups (Mode A) partitioned by {@link signatureOf}, each partition in every sort order. A page
    * of any sort under any stops, airline or payment filter merges the partitions that pass, so it costs
@@ -139,7 +137,7 @@ export const groupOf = (ix: DirectionIndex, key: string): Group => {
 /** An empty direction index. */
 export const emptyDirectionIndex = (): DirectionIndex => ({
   groups: StringMap.empty(),
-  order: RedBlackTree.empty<OrderKey, string>(Order.string),
+  order: emptyOrder("price"),
   bySignature: HashMap.empty(),
   flights: StringMap.empty(),
   stops: HashMap.empty(),
@@ -169,22 +167,22 @@ export const groupKeyOf = (kind: GroupingKind, offer: Offer): string => {
 const memberKeyOf = (kind: GroupingKind, offer: Offer): string => (kind === "price-group" ? offer.flightKey : offer.id);
 
 /** Records the filters and counts of a flight seen for the first time. */
-const addFlight = (ix: DirectionIndex, offer: Offer): DirectionIndex => {
+const addFlight = (ix: DirectionIndex, offer: Offer, owner: object | undefined): DirectionIndex => {
   if (ix.flights.has(offer.flightKey)) return ix;
   const it = offer.itinerary;
   let airports = ix.airports;
-  for (const leg of it.legs) airports = addSorted(addSorted(airports, leg.origin), leg.destination);
+  for (const leg of it.legs) airports = addSorted(addSorted(airports, leg.origin, owner), leg.destination, owner);
   return {
     ...ix,
-    flights: ix.flights.set(offer.flightKey, it.stops),
+    flights: ix.flights.set(offer.flightKey, it.stops, owner),
     stops: HashMap.set(ix.stops, it.stops, Option.getOrElse(HashMap.get(ix.stops, it.stops), () => 0) + 1),
     airlines: HashMap.has(ix.airlines, offer.validatingCarrier.iata)
       ? ix.airlines
       : HashMap.set(ix.airlines, offer.validatingCarrier.iata, offer.validatingCarrier.name),
-    departures: addSorted(ix.departures, it.departure),
-    arrivals: addSorted(ix.arrivals, it.arrival),
-    departureAirports: addSorted(ix.departureAirports, it.origin),
-    arrivalAirports: addSorted(ix.arrivalAirports, it.destination),
+    departures: addSorted(ix.departures, it.departure, owner),
+    arrivals: addSorted(ix.arrivals, it.arrival, owner),
+    departureAirports: addSorted(ix.departureAirports, it.origin, owner),
+    arrivalAirports: addSorted(ix.arrivalAirports, it.destination, owner),
     airports,
   };
 };
@@ -194,42 +192,33 @@ const setPartitioned = (
   parts: HashMap.HashMap<string, SignatureOrders>,
   before: Group | undefined,
   after: Group | undefined,
+  owner: object | undefined,
 ): HashMap.HashMap<string, SignatureOrders> => {
   const bs = before && signatureOf(before);
   const as = after && signatureOf(after);
   if (bs !== undefined && as === bs && before && after) {
     const next: MutableOrders = { ...HashMap.unsafeGet(parts, bs) };
-    for (const sort of SORTS) {
-      const b = sortKeyOf(sort, before);
-      const a = sortKeyOf(sort, after);
-      if (a !== b) next[sort] = RedBlackTree.insert(RedBlackTree.removeFirst(next[sort], b), a, after.key);
-    }
+    for (const sort of SORTS) next[sort] = moveIn(next[sort], sort, before, after, owner);
     return HashMap.set(parts, bs, next);
   }
   if (bs !== undefined && before) {
     const next: MutableOrders = { ...HashMap.unsafeGet(parts, bs) };
-    for (const sort of SORTS) next[sort] = RedBlackTree.removeFirst(next[sort], sortKeyOf(sort, before));
-    parts = RedBlackTree.size(next.price) === 0 ? HashMap.remove(parts, bs) : HashMap.set(parts, bs, next);
+    for (const sort of SORTS) next[sort] = next[sort].delete(before, owner);
+    parts = next.price.size === 0 ? HashMap.remove(parts, bs) : HashMap.set(parts, bs, next);
   }
   if (as !== undefined && after) {
     const next: MutableOrders = { ...Option.getOrElse(HashMap.get(parts, as), emptyOrders) };
-    for (const sort of SORTS) next[sort] = RedBlackTree.insert(next[sort], sortKeyOf(sort, after), after.key);
+    for (const sort of SORTS) next[sort] = next[sort].set(after, after.key, owner);
     parts = HashMap.set(parts, as, next);
   }
   return parts;
 };
 
 /** Replaces a group (or adds one, `before` undefined; or removes one, `after` undefined) in every order and count. */
-const setGroup = (ix: DirectionIndex, kind: GroupingKind, before: Group | undefined, after: Group | undefined): DirectionIndex => {
-  let order = ix.order;
-  const beforeKey = before && orderKeyOf(before.price, before.key);
-  const afterKey = after && orderKeyOf(after.price, after.key);
-  if (beforeKey !== afterKey) {
-    if (beforeKey !== undefined) order = RedBlackTree.removeFirst(order, beforeKey);
-    if (afterKey !== undefined && after) order = RedBlackTree.insert(order, afterKey, after.key);
-  }
-  const bySignature = kind === "price-group" ? setPartitioned(ix.bySignature, before, after) : ix.bySignature;
-  const groups = after ? ix.groups.set(after.key, after) : before ? ix.groups.delete(before.key) : ix.groups;
+const setGroup = (ix: DirectionIndex, kind: GroupingKind, before: Group | undefined, after: Group | undefined, owner: object | undefined): DirectionIndex => {
+  const order = moveIn(ix.order, "price", before, after, owner);
+  const bySignature = kind === "price-group" ? setPartitioned(ix.bySignature, before, after, owner) : ix.bySignature;
+  const groups = after ? ix.groups.set(after.key, after, owner) : before ? ix.groups.delete(before.key) : ix.groups;
   return { ...ix, groups, order, bySignature };
 };
 
@@ -261,8 +250,11 @@ const compactGroup = (g: Group): Group => ({
 
 const EMPTY_SUMMARY = { stopsMask: 0, minDuration: Number.POSITIVE_INFINITY, firstDeparture: "\uffff", firstArrival: "\uffff" };
 
-/** Adds an offer (new, or a refined version of one already known under the same id). */
-export const indexOffer = (ix: DirectionIndex, kind: GroupingKind, offer: Offer): DirectionIndex => {
+/**
+ * Adds an offer (new, or a refined version of one already known under the same id). `owner`: the batch's, so
+ * that its changes share their copies (see {@link SortedIndex}); none makes every change copy.
+ */
+export const indexOffer = (ix: DirectionIndex, kind: GroupingKind, offer: Offer, owner?: object): DirectionIndex => {
   const key = groupKeyOf(kind, offer);
   const member = memberKeyOf(kind, offer);
   const before = ix.groups.get(key);
@@ -280,7 +272,7 @@ export const indexOffer = (ix: DirectionIndex, kind: GroupingKind, offer: Offer)
       ...withMember(EMPTY_SUMMARY as Group, offer),
     });
   } else {
-    if (kind === "price-group" && hasMember(before.members, member)) return addFlight(ix, offer);
+    if (kind === "price-group" && hasMember(before.members, member)) return addFlight(ix, offer, owner);
     const cheaper = kind === "comparison" && offer.total.amount < before.price;
     next = compactGroup({
       ...before,
@@ -290,8 +282,8 @@ export const indexOffer = (ix: DirectionIndex, kind: GroupingKind, offer: Offer)
       ...withMember(before, offer),
     });
   }
-  const grouped = setGroup(ix, kind, before, next);
-  return kind === "price-group" ? addFlight(grouped, offer) : grouped;
+  const grouped = setGroup(ix, kind, before, next, owner);
+  return kind === "price-group" ? addFlight(grouped, offer, owner) : grouped;
 };
 
 /**
@@ -303,6 +295,7 @@ export const unindexOffer = (
   kind: GroupingKind,
   offer: Offer,
   lookup: (id: string) => Offer | undefined,
+  owner?: object,
 ): DirectionIndex => {
   const key = groupKeyOf(kind, offer);
   const before = ix.groups.get(key);
@@ -310,7 +303,7 @@ export const unindexOffer = (
   const member = memberKeyOf(kind, offer);
   if (memberId(before.members, member) !== offer.id) return ix;
   const members = removeMember(before.members, member);
-  if (memberCount(members) === 0) return setGroup(ix, kind, before, undefined);
+  if (memberCount(members) === 0) return setGroup(ix, kind, before, undefined, owner);
   let mainId = before.mainId;
   let price = before.price;
   if (mainId === offer.id) {
@@ -330,7 +323,7 @@ export const unindexOffer = (
     const o = lookup(id);
     if (o) summary = { ...summary, ...withMember(summary, o) };
   }
-  return setGroup(ix, kind, before, compactGroup({ ...before, members, mainId, price, ...pickSummary(summary) }));
+  return setGroup(ix, kind, before, compactGroup({ ...before, members, mainId, price, ...pickSummary(summary) }), owner);
 };
 
 const pickSummary = (g: Group): Pick<Group, "stopsMask" | "minDuration" | "firstDeparture" | "firstArrival"> => ({

@@ -1,18 +1,16 @@
-import * as RedBlackTree from "effect/RedBlackTree";
-import * as Order from "effect/Order";
+import { compareStrings, SortedIndex } from "./sorted-index.js";
 
 /**
- * A persistent sorted set of strings (a red-black tree), used for the distinct values of filters.
+ * A persistent sorted set of strings (a B+tree), used for the distinct values of filters.
  * Insertion is O(log n) and shares structure with the previous version.
  */
-export type SortedStrings = RedBlackTree.RedBlackTree<string, true>;
+export type SortedStrings = SortedIndex<string, true>;
 
 /** The empty sorted string set. */
-export const emptySortedStrings = (): SortedStrings => RedBlackTree.empty<string, true>(Order.string);
+export const emptySortedStrings = (): SortedStrings => SortedIndex.empty<string, true>(compareStrings);
 
-/** Adds a value; returns the same set when it is already present. */
-export const addSorted = (set: SortedStrings, value: string): SortedStrings =>
-  RedBlackTree.has(set, value) ? set : RedBlackTree.insert(set, value, true);
+/** Adds a value; returns the same set when it is already present. `owner`: see {@link SortedIndex}. */
+export const addSorted = (set: SortedStrings, value: string, owner?: object): SortedStrings => (set.has(value) ? set : set.set(value, true, owner));
 
 /** The values in ascending order. */
-export const sortedValues = (set: SortedStrings): string[] => Array.from(RedBlackTree.keys(set));
+export const sortedValues = (set: SortedStrings): string[] => set.keyArray();

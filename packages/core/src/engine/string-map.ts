@@ -87,18 +87,45 @@ const get = <V>(n: Node, key: string, hash: number): V | undefined => {
   }
 };
 
+/**
+ * The nodes a batch made, which it may change in place (see {@link StringMap.set}'s `owner`): by owner, weakly,
+ * so a batch's set goes with it.
+ */
+const madeBy = new WeakMap<object, WeakSet<Node>>();
+
 /** `n` with `key` set to `value`; `added.n` counts a new key. Returns `n` itself when nothing changes. */
-const set = <V>(n: Node, key: string, value: V, hash: number, shift: number, hashOf: (s: string) => number, added: { n: number }): Node => {
+const set = <V>(
+  n: Node,
+  key: string,
+  value: V,
+  hash: number,
+  shift: number,
+  hashOf: (s: string) => number,
+  added: { n: number; changed: boolean },
+  owned: WeakSet<Node> | undefined,
+): Node => {
+  /** `out` kept as the batch's own, when there is a batch. */
+  const mine = (out: unknown[]): Node => {
+    owned?.add(out);
+    return out;
+  };
+  const mutable = owned !== undefined && owned.has(n);
   if (shift > MAX_SHIFT) {
     for (let i = HEAD; i < n.length; i += 2) {
       if (n[i] !== key) continue;
       if (n[i + 1] === value) return n;
+      added.changed = true;
+      if (mutable) {
+        (n as unknown[])[i + 1] = value;
+        return n;
+      }
       const out = n.slice();
       out[i + 1] = value;
-      return out;
+      return mine(out);
     }
     added.n++;
-    return spliced(n, n.length, 0, [key, value]);
+    added.changed = true;
+    return mine(spliced(n, n.length, 0, [key, value]));
   }
   const bit = bitpos(hash, shift);
   if (dataOf(n) & bit) {
@@ -106,32 +133,43 @@ const set = <V>(n: Node, key: string, value: V, hash: number, shift: number, has
     const k = n[i] as string;
     if (k === key) {
       if (n[i + 1] === value) return n;
+      added.changed = true;
+      if (mutable) {
+        (n as unknown[])[i + 1] = value;
+        return n;
+      }
       const out = n.slice();
       out[i + 1] = value;
-      return out;
+      return mine(out);
     }
     // Two keys on one fragment: the pair moves down into a new child.
     added.n++;
-    const child = pair(k, n[i + 1] as V, hashOf(k), key, value, hash, shift + BITS);
+    added.changed = true;
+    const child = mine(pair(k, n[i + 1] as V, hashOf(k), key, value, hash, shift + BITS) as unknown[]);
     const without = spliced(n, i, 2, []);
     const out = spliced(without, without.length - indexOf(nodesOf(n), bit), 0, [child]);
     out[0] = dataOf(n) ^ bit;
     out[1] = nodesOf(n) | bit;
-    return out;
+    return mine(out);
   }
   if (nodesOf(n) & bit) {
     const at = childAt(n, bit);
     const child = n[at] as Node;
-    const next = set(child, key, value, hash, shift + BITS, hashOf, added);
+    const next = set(child, key, value, hash, shift + BITS, hashOf, added, owned);
     if (next === child) return n;
+    if (mutable) {
+      (n as unknown[])[at] = next;
+      return n;
+    }
     const out = n.slice();
     out[at] = next;
-    return out;
+    return mine(out);
   }
   added.n++;
+  added.changed = true;
   const out = spliced(n, pairAt(n, bit), 0, [key, value]);
   out[0] = dataOf(n) | bit;
-  return out;
+  return mine(out);
 };
 
 /** `n` without `key`; `removed.n` counts it. Returns `n` itself when the key is absent. */
@@ -214,11 +252,21 @@ export class StringMap<V> implements Iterable<[string, V]> {
     return this.get(key) !== undefined;
   }
 
-  /** The map with `key` set to `value` (this map itself when it already holds that value). */
-  set(key: string, value: V): StringMap<V> {
-    const added = { n: 0 };
-    const root = set(this.root, key, value, this.hashOf(key), 0, this.hashOf, added);
-    return root === this.root ? this : new StringMap(root, this.size + added.n, this.hashOf);
+  /**
+   * The map with `key` set to `value` (this map itself when it already holds that value). `owner`: any object
+   * made for a batch of changes and dropped after it; nodes this batch already copied are changed in place
+   * rather than copied again. A map handed out before the batch never sees those changes; maps made during
+   * the batch must not be kept apart from its last one.
+   */
+  set(key: string, value: V, owner?: object): StringMap<V> {
+    const added = { n: 0, changed: false };
+    let owned: WeakSet<Node> | undefined;
+    if (owner !== undefined) {
+      owned = madeBy.get(owner);
+      if (owned === undefined) madeBy.set(owner, (owned = new WeakSet()));
+    }
+    const root = set(this.root, key, value, this.hashOf(key), 0, this.hashOf, added, owned);
+    return !added.changed ? this : new StringMap(root, this.size + added.n, this.hashOf);
   }
 
   /** The map without `key` (this map itself when it has no such key). */

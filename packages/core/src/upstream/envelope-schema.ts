@@ -55,7 +55,12 @@ export type UpstreamResultHeader = z.infer<typeof upstreamResultHeaderSchema>;
 
 /** The value of the first `TokenConsulta*` member of a wire object (`TokenConsultaMBX`, `TokenConsultaSvc`, ...). */
 export const searchTokenOf = (raw: Readonly<Record<string, unknown>>): string | undefined => {
-  for (const [key, value] of Object.entries(raw)) {
+  // Keys, not entries (no pair allocated per member of every offer), and the pattern tried only on a key that
+  // starts with a t: this runs once per offer of every upstream answer.
+  for (const key of Object.keys(raw)) {
+    const first = key.charCodeAt(0);
+    if (first !== 116 && first !== 84) continue;
+    const value = raw[key];
     if (/^tokenconsulta/i.test(key) && typeof value === "string" && value.trim() !== "") return value;
   }
   return undefined;

@@ -24,68 +24,84 @@ export interface OfferInterner {
 
 /** An interner holding at most `limit` texts and values (default 20,000). */
 export const createOfferInterner = (limit = 20_000): OfferInterner => {
-  let texts = new Map<string, string>();
+  /** Texts kept, by the number each is known by in keys. */
+  let textIds = new Map<string, number>();
+  let textOf: string[] = [];
   let values = new Map<string, object>();
   let ids = new WeakMap<object, number>();
   let next = 0;
+  /** Grows when the tables start over: a key built across a restart is not trusted. */
+  let generation = 0;
 
   const ensureRoom = () => {
-    if (texts.size + values.size < limit) return;
-    texts = new Map();
+    if (textIds.size + values.size < limit) return;
+    textIds = new Map();
+    textOf = [];
     values = new Map();
     ids = new WeakMap();
+    generation++;
   };
 
+  /** The number of a text, kept from now on. */
+  const tid = (s: string): number => {
+    let id = textIds.get(s);
+    if (id === undefined) {
+      ensureRoom();
+      id = textOf.length;
+      textIds.set(s, id);
+      textOf.push(s);
+    }
+    return id;
+  };
   const text = (s: string): string => {
-    const kept = texts.get(s);
-    if (kept !== undefined) return kept;
-    ensureRoom();
-    texts.set(s, s);
-    return s;
+    const id = tid(s); // first: it may start the tables over (`textOf[tid(s)]` would read the old one)
+    return textOf[id]!;
   };
   const maybeText = (s: string | undefined): string | undefined => (s === undefined ? undefined : text(s));
+  /** A member text's part of a key (an absent one: nothing). */
+  const t = (s: string | undefined): number | "" => (s === undefined ? "" : tid(s));
+  /** A member value's part of a key (an absent one: nothing; one not kept: "?", which makes the key unusable). */
+  const v = (o: object | undefined): number | "" | "?" => (o === undefined ? "" : (ids.get(o) ?? "?"));
 
   /**
-   * The key of a member: a text by its length and itself (no quoting to do, never ambiguous), a kept value
-   * by its number, anything else by its type and value.
+   * The copy kept for a value equal to `made` (built from kept members), or `made` itself, kept from now on.
+   * `key` names the value by its type and its members (texts and kept values by their numbers, which is never
+   * ambiguous: numbers and empty parts between commas): built by each type below from its own fields, with no
+   * walk over the object's entries. `made` as it is when a member is not kept or the tables started over while
+   * it was built.
    */
-  const keyOf = (v: unknown): string => {
-    if (typeof v === "string") return `${v.length}'${v}`;
-    if (typeof v === "object" && v !== null) return `#${ids.get(v) ?? "?"}`;
-    return `${typeof v}:${String(v)}`;
-  };
-
-  const isKept = (v: unknown) => typeof v !== "object" || v === null || ids.has(v);
-
-  /**
-   * The copy kept for a value equal to `made` (built from kept members), or `made` itself, kept from now on;
-   * `made` as it is when a member is not kept (an offer's own value: it is not worth a key).
-   */
-  const share = <T extends object>(made: T): T => {
-    let key = Array.isArray(made) ? "[" : "{";
-    for (const [k, member] of Object.entries(made)) {
-      if (!isKept(member)) return made;
-      key += Array.isArray(made) ? `${keyOf(member)},` : `${k.length}'${k}:${keyOf(member)},`;
-    }
-    key += Array.isArray(made) ? "]" : "}";
+  const share = <T extends object>(made: T, key: string, from: number): T => {
+    if (from !== generation || key.includes("?")) return made;
     const kept = values.get(key);
     if (kept !== undefined) return kept as T;
     ensureRoom();
+    if (from !== generation) return made;
     values.set(key, made);
     ids.set(made, next++);
     return made;
   };
 
   /** `f(v)` unless `v` is already a kept value. */
-  const once = <T extends object>(v: T, f: (v: T) => T): T => (ids.has(v) ? v : f(v));
+  const once = <T extends object>(x: T, f: (x: T) => T): T => (ids.has(x) ? x : f(x));
 
-  const money = (m: Money): Money => once(m, () => share({ amount: m.amount, currency: text(m.currency) }));
+  const money = (m: Money): Money =>
+    once(m, () => {
+      const g = generation;
+      const made = { amount: m.amount, currency: text(m.currency) };
+      return share(made, `$${m.amount},${t(made.currency)}`, g);
+    });
   const maybeMoney = (m: Money | undefined): Money | undefined => (m === undefined ? undefined : money(m));
-  const carrier = (c: Carrier): Carrier => once(c, () => share({ iata: text(c.iata), name: text(c.name) }));
+  const carrier = (c: Carrier): Carrier =>
+    once(c, () => {
+      const g = generation;
+      const made = { iata: text(c.iata), name: text(c.name) };
+      return share(made, `c${t(made.iata)},${t(made.name)}`, g);
+    });
 
   const leg = (l: Leg): Leg =>
-    once(l, () =>
-      share({
+    once(l, () => {
+      const g = generation;
+      const made: Leg = {
         carrier: carrier(l.carrier),
         operatingCarrier: carrier(l.operatingCarrier),
         flightNumber: l.flightNumber,
@@ -99,56 +115,103 @@ export const createOfferInterner = (limit = 20_000): OfferInterner => {
         durationMinutes: l.durationMinutes,
         cabin: text(l.cabin),
         aircraft: maybeText(l.aircraft),
-      }),
-    );
+      };
+      const key =
+        `l${v(made.carrier)},${v(made.operatingCarrier)},${made.flightNumber},${t(made.designator)},${t(made.origin)},${t(made.destination)},` +
+        `${t(made.departure)},${t(made.arrival)},${t(made.departureTimeZone)},${t(made.arrivalTimeZone)},${made.durationMinutes},${t(made.cabin)},${t(made.aircraft)}`;
+      return share(made, key, g);
+    });
+
+  const legsOf = (legs: readonly Leg[]): readonly Leg[] =>
+    once(legs, () => {
+      const g = generation;
+      const made = legs.map(leg);
+      let key = "L";
+      for (const x of made) key += `${v(x)},`;
+      return share(made, key, g);
+    });
 
   const itinerary = (it: Itinerary): Itinerary =>
-    once(it, () =>
-      share({
+    once(it, () => {
+      const g = generation;
+      const made: Itinerary = {
         direction: it.direction,
-        legs: once(it.legs, (legs) => share(legs.map(leg))),
+        legs: legsOf(it.legs),
         origin: text(it.origin),
         destination: text(it.destination),
         departure: text(it.departure),
         arrival: text(it.arrival),
         durationMinutes: it.durationMinutes,
         stops: it.stops,
-      }),
-    );
+      };
+      const key = `i${t(made.direction)},${v(made.legs)},${t(made.origin)},${t(made.destination)},${t(made.departure)},${t(made.arrival)},${made.durationMinutes},${made.stops}`;
+      return share(made, key, g);
+    });
 
   const seller = (s: Seller): Seller =>
-    once(s, () => share({ kind: s.kind, id: text(s.id), name: text(s.name), site: text(s.site), url: text(s.url), cashChildPoints: s.cashChildPoints }));
+    once(s, () => {
+      const g = generation;
+      const made: Seller = { kind: s.kind, id: text(s.id), name: text(s.name), site: text(s.site), url: text(s.url), cashChildPoints: s.cashChildPoints };
+      return share(made, `s${t(made.kind)},${t(made.id)},${t(made.name)},${t(made.site)},${t(made.url)},${made.cashChildPoints ?? ""}`, g);
+    });
 
-  const listed = (l: ListedFare): ListedFare => once(l, () => share({ fare: money(l.fare), boarding: maybeMoney(l.boarding) }));
+  const listed = (l: ListedFare): ListedFare =>
+    once(l, () => {
+      const g = generation;
+      const made: ListedFare = { fare: money(l.fare), boarding: maybeMoney(l.boarding) };
+      return share(made, `f${v(made.fare)},${v(made.boarding)}`, g);
+    });
 
   const fare = (f: PassengerFare): PassengerFare =>
-    once(f, () =>
-      share({
+    once(f, () => {
+      const g = generation;
+      const made: PassengerFare = {
         type: f.type,
         count: f.count,
         base: money(f.base),
         taxes: money(f.taxes),
         serviceFee: maybeMoney(f.serviceFee),
         listed: f.listed === undefined ? undefined : listed(f.listed),
-      }),
-    );
+      };
+      return share(made, `p${t(made.type)},${made.count},${v(made.base)},${v(made.taxes)},${v(made.serviceFee)},${v(made.listed)}`, g);
+    });
 
-  const discount = (d: SellerDiscount): SellerDiscount => once(d, () => share({ percent: d.percent, amount: money(d.amount) }));
+  const faresOf = (fares: readonly PassengerFare[]): readonly PassengerFare[] =>
+    once(fares, () => {
+      const g = generation;
+      const made = fares.map(fare);
+      let key = "P";
+      for (const x of made) key += `${v(x)},`;
+      return share(made, key, g);
+    });
+
+  const discount = (d: SellerDiscount): SellerDiscount =>
+    once(d, () => {
+      const g = generation;
+      const made: SellerDiscount = { percent: d.percent, amount: money(d.amount) };
+      return share(made, `d${made.percent},${v(made.amount)}`, g);
+    });
 
   const miles = (m: MilesPrice): MilesPrice =>
-    once(m, () => share({ pointsAdult: m.pointsAdult, pointsChild: m.pointsChild, taxes: money(m.taxes), programme: text(m.programme) }));
+    once(m, () => {
+      const g = generation;
+      const made: MilesPrice = { pointsAdult: m.pointsAdult, pointsChild: m.pointsChild, taxes: money(m.taxes), programme: text(m.programme) };
+      return share(made, `m${made.pointsAdult},${made.pointsChild},${v(made.taxes)},${t(made.programme)}`, g);
+    });
 
   const baggage = (b: Baggage): Baggage =>
-    once(b, () =>
-      share({
+    once(b, () => {
+      const g = generation;
+      const made: Baggage = {
         checked: b.checked,
         checkedText: text(b.checkedText),
         cabin: b.cabin,
         cabinText: text(b.cabinText),
         bagCount: b.bagCount,
         includedCount: b.includedCount,
-      }),
-    );
+      };
+      return share(made, `b${made.checked},${t(made.checkedText)},${made.cabin ?? ""},${t(made.cabinText)},${made.bagCount ?? ""},${made.includedCount ?? ""}`, g);
+    });
 
   return {
     offer: (o) => ({
@@ -159,7 +222,7 @@ export const createOfferInterner = (limit = 20_000): OfferInterner => {
         validatingCarrier: carrier(o.validatingCarrier),
         seller: seller(o.seller),
         itinerary: itinerary(o.itinerary),
-        fares: once(o.fares, (fares) => share(fares.map(fare))),
+        fares: faresOf(o.fares),
         total: money(o.total),
         taxes: money(o.taxes),
         discount: o.discount === undefined ? undefined : discount(o.discount),

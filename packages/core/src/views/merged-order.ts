@@ -1,12 +1,11 @@
 import * as HashMap from "effect/HashMap";
-import * as RedBlackTree from "effect/RedBlackTree";
-import type { DirectionIndex } from "../engine/result-index.js";
+import { SORT_ORDERS, type DirectionIndex, type Group } from "../engine/result-index.js";
 import type { SortKey } from "../query/result-view.js";
 
 interface Head {
-  key: string;
+  key: Group;
   group: string;
-  readonly rest: Iterator<[string, string]>;
+  readonly rest: Iterator<[Group, string]>;
 }
 
 /**
@@ -19,13 +18,14 @@ export function* mergedOrder(ix: DirectionIndex, sort: SortKey, accept: (signatu
   const heads: Head[] = [];
   for (const [sig, orders] of HashMap.entries(ix.bySignature)) {
     if (!accept(sig)) continue;
-    const rest = orders[sort][Symbol.iterator]();
+    const rest = orders[sort].entries();
     const first = rest.next();
     if (!first.done) heads.push({ key: first.value[0], group: first.value[1], rest });
   }
+  const cmp = SORT_ORDERS[sort];
   while (heads.length > 0) {
     let min = 0;
-    for (let i = 1; i < heads.length; i++) if (heads[i]!.key < heads[min]!.key) min = i;
+    for (let i = 1; i < heads.length; i++) if (cmp(heads[i]!.key, heads[min]!.key) < 0) min = i;
     const head = heads[min]!;
     yield head.group;
     const next = head.rest.next();
@@ -40,6 +40,6 @@ export function* mergedOrder(ix: DirectionIndex, sort: SortKey, accept: (signatu
 /** The number of groups in the partitions whose signature `accept`s. */
 export const mergedSize = (ix: DirectionIndex, accept: (signature: string) => boolean): number => {
   let n = 0;
-  for (const [sig, orders] of HashMap.entries(ix.bySignature)) if (accept(sig)) n += RedBlackTree.size(orders.price);
+  for (const [sig, orders] of HashMap.entries(ix.bySignature)) if (accept(sig)) n += orders.price.size;
   return n;
 };

@@ -1,5 +1,4 @@
 import * as HashMap from "effect/HashMap";
-import * as RedBlackTree from "effect/RedBlackTree";
 import type { AirportDirectory } from "../domain/airport.js";
 import type { Offer } from "../domain/offer.js";
 import { groupOf, parseSignature, type DirectionIndex, type Group } from "../engine/result-index.js";
@@ -110,7 +109,7 @@ const oneWayCounts = (ix: DirectionIndex): GroupCounts => {
   let miles = 0;
   let cash = 0;
   for (const [sig, orders] of HashMap.entries(ix.bySignature)) {
-    const count = RedBlackTree.size(orders.price);
+    const count = orders.price.size;
     const p = parseSignature(sig);
     for (let b = 0; b <= 2; b++) if (p.stopsMask & (1 << b)) stops.set(b, (stops.get(b) ?? 0) + count);
     airlines.set(p.iata, (airlines.get(p.iata) ?? 0) + count);
@@ -134,11 +133,11 @@ const oneWayPage = (s: SearchSnapshot, page: number, askedSize: number | "all", 
   const viewOf = (g: Group, outbound: readonly Offer[]): PriceGroupView => ({ id: g.key, airlineId: g.airlineId, validatingCarrier: g.carrier, outbound, passengers });
   if (!hasFilters(f) && view.sort === "price") {
     const tree = s.outbound.order;
-    const totalItems = RedBlackTree.size(tree);
+    const totalItems = tree.size;
     const pageSize = sizeOf(askedSize, totalItems);
     const start = (page - 1) * pageSize;
     if (start < totalItems) {
-      for (const [, key] of RedBlackTree.at(tree, start)) {
+      for (const [, key] of tree.entries(start)) {
         if (flights.length === pageSize) break;
         const g = groupOf(s.outbound, key);
         flights.push(viewOf(g, groupOffers(s, g, byDeparture)));
@@ -269,7 +268,7 @@ export const modeAPage = (
   const passengers = s.query.passengers;
   if (s.query.returnDate === undefined) {
     const r = oneWayPage(s, page, askedSize, view);
-    const meta = metaOf(s, airports, RedBlackTree.size(s.outbound.order), () => oneWayCounts(s.outbound));
+    const meta = metaOf(s, airports, s.outbound.order.size, () => oneWayCounts(s.outbound));
     return { flights: r.flights, pagination: pageOf(r.totalItems, page, r.pageSize), meta, view };
   }
   const pairs = viewPairs(s, view, airports);

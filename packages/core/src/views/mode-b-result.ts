@@ -1,4 +1,3 @@
-import * as RedBlackTree from "effect/RedBlackTree";
 import type { Offer } from "../domain/offer.js";
 import { groupOf, type DirectionIndex } from "../engine/result-index.js";
 import type { SearchSnapshot } from "../engine/snapshot.js";
@@ -13,7 +12,7 @@ export interface ModeBResult {
 
 const comparisons = (s: SearchSnapshot, ix: DirectionIndex): ComparisonView[] => {
   const out: ComparisonView[] = [];
-  for (const key of RedBlackTree.values(ix.order)) {
+  for (const key of ix.order.values()) {
     const g = groupOf(ix, key);
     const [main, ...rest] = groupOffers(s, g, byPrice);
     if (!main) continue;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { RedBlackTree } from "effect";
 import { reduce } from "../../src/engine/reduce.js";
 import { initialSnapshot, type SearchSnapshot } from "../../src/engine/snapshot.js";
 import type { SearchQuery } from "../../src/query/query.js";
@@ -143,8 +142,8 @@ describe("reduce (properties)", () => {
         expect(count).toBe(s.offers.size);
         const mains = result.outbound.map((c) => c.main.total.amount);
         expect(mains).toEqual([...mains].sort((a, b) => a - b));
-        expect(RedBlackTree.size(s.outbound.order)).toBe(result.outbound.length);
-        expect(RedBlackTree.size(s.inbound.order)).toBe(result.inbound.length);
+        expect(s.outbound.order.size).toBe(result.outbound.length);
+        expect(s.inbound.order.size).toBe(result.inbound.length);
       }),
     );
   });

@@ -7,22 +7,28 @@ const KEYS = Array.from({ length: 300 }, (_, n) => `offer-${n}`);
 const opArb = fc.record({ key: fc.constantFrom(...KEYS), value: fc.integer({ min: -3, max: 5 }).map((n) => Math.max(-1, n)) });
 const opsArb = fc.array(opArb, { minLength: 1, maxLength: 400, size: "max" });
 
-/** Every version of a map built by `ops`, beside the plain Map it should equal. */
-const versions = (empty: StringMap<number>, ops: readonly { key: string; value: number }[]) => {
+/**
+ * Every version of a map built by `ops`, beside the plain Map it should equal. `batch`: ops in batches of that
+ * many, each with an owner of its own (changes within it share their copies), and only each batch's last
+ * version kept, as the engine keeps them.
+ */
+const versions = (empty: StringMap<number>, ops: readonly { key: string; value: number }[], batch = 1) => {
   let m = empty;
   let model = new Map<string, number>();
   const all: [StringMap<number>, Map<string, number>][] = [[m, model]];
-  for (const { key, value } of ops) {
+  let owner: object | undefined;
+  ops.forEach(({ key, value }, i) => {
+    if (batch > 1 && i % batch === 0) owner = {};
     model = new Map(model);
     if (value < 0) {
       model.delete(key);
       m = m.delete(key);
     } else {
       model.set(key, value);
-      m = m.set(key, value);
+      m = m.set(key, value, owner);
     }
-    all.push([m, model]);
-  }
+    if (batch === 1 || i % batch === batch - 1 || i === ops.length - 1) all.push([m, model]);
+  });
   return all;
 };
 
@@ -46,6 +52,15 @@ describe("StringMap (properties)", () => {
     fc.assert(
       fc.property(opsArb, (ops) => {
         expectSameVersions(versions(StringMap.empty(), ops));
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it("the same when changes come in batches that share their copies: each batch's last version, and every one before it, as it was", () => {
+    fc.assert(
+      fc.property(opsArb, fc.integer({ min: 2, max: 40 }), (ops, batch) => {
+        expectSameVersions(versions(StringMap.empty(), ops, batch));
       }),
       { numRuns: 30 },
     );
