@@ -122,6 +122,7 @@ export const ENV_VARS: Readonly<Record<string, EnvVar>> = {
   VOAR_STORE_REDIS_SENTINEL_PASSWORD: { path: ["store", "redis", "sentinelPassword"], parse: (t) => ({ value: t }) },
   VOAR_STORE_REDIS_TLS: { path: ["store", "redis", "tls"], parse: boolean },
   VOAR_STORE_REDIS_KEY_PREFIX: { path: ["store", "redis", "keyPrefix"], parse: (t) => ({ value: t.trim() }) },
+  VOAR_STORE_REDIS_EXIT_AFTER_UNAVAILABLE_MS: { path: ["store", "redis", "exitAfterUnavailableMs"], parse: number },
 };
 
 /** What the environment says: a partial configuration, the variable behind each path, and unreadable values. */
