@@ -11,7 +11,20 @@ export interface SearchFeedOptions {
   readonly latest: () => Promise<SearchSnapshot>;
   /** Called once, when the last follower left or the feed failed: the hub forgets the feed. */
   readonly onClosed: () => void;
+  /**
+   * How long the feed waits for an announcement before it reads the store anyway (and for its watch to be confirmed
+   * before it starts without it). Default {@link FALLBACK_MS}.
+   */
+  readonly fallbackMs?: number | undefined;
+  /** Told when the store advanced without an announcement (`stream.stalled`): the watch is made again. */
+  readonly onStall?: ((searchId: string, missed: number) => void) | undefined;
 }
+
+/**
+ * How long a feed waits for an announcement before it reads the store anyway: pub/sub is a notice, not the record,
+ * and a failover, a reconnection or a slot moved can lose notices (or a subscription) without a word.
+ */
+export const FALLBACK_MS = 2_000;
 
 /** Snapshots a feed keeps for followers a few versions behind (they share most of their structure). */
 const HISTORY = 32;
@@ -40,8 +53,17 @@ export class SearchFeed {
   private closedFlag = false;
   private stored: { readonly at: number; readonly record: Promise<SearchRecord | undefined> } | undefined;
   private replay: Promise<readonly SearchChange[]> | undefined;
+  /** When the last announcement came (or the last read on the timer): the timer reads when none came for `fallbackMs`. */
+  private noticedAt = 0;
+  /** Announcements heard: a read on the timer that finds versions while none came found a stall. */
+  private notices = 0;
+  private fallback: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly o: SearchFeedOptions) {}
+
+  private get fallbackMs(): number {
+    return this.o.fallbackMs ?? FALLBACK_MS;
+  }
 
   /** Whether the feed stopped (no follower left, or it failed): a new stream needs a new feed. */
   get closed(): boolean {
@@ -100,9 +122,69 @@ export class SearchFeed {
 
   private async start(): Promise<void> {
     // Watch before reading, so that a change between the read and the first notice still wakes the feed.
-    this.unwatch = await this.o.store.watch(this.o.record.id, () => this.refresh());
+    await this.subscribe();
     this.push(await this.o.latest());
+    this.noticedAt = Date.now();
+    this.armFallback();
     if (this.again) this.refresh(); // a notice came while the latest snapshot was read
+  }
+
+  /**
+   * Watches the search in the store. A watch not confirmed within `fallbackMs` (a subscriber connection that is
+   * still reconnecting after a failover) does not hold the feed: it starts, reads on its timer meanwhile, and the
+   * watch counts once confirmed. A watch refused at once (the store unavailable) fails the feed.
+   */
+  private async subscribe(): Promise<void> {
+    const watching = this.o.store.watch(this.o.record.id, () => this.notice());
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), this.fallbackMs)));
+    try {
+      const first = await Promise.race([watching, late]);
+      if (first !== "late") return void (this.unwatch = first);
+    } finally {
+      clearTimeout(timer);
+    }
+    watching.then(
+      (unwatch) => (this.closedFlag ? unwatch() : (this.unwatch = unwatch)),
+      () => undefined, // the timer reads the store meanwhile; the next stall watches again
+    );
+  }
+
+  private notice(): void {
+    this.notices += 1;
+    this.noticedAt = Date.now();
+    this.refresh();
+  }
+
+  /**
+   * The feed's timer: when no announcement came for `fallbackMs` while the search runs, the store is read anyway.
+   * Versions found there were never announced: the stall is told (`onStall`) and the search watched again.
+   */
+  private armFallback(): void {
+    clearTimeout(this.fallback);
+    if (this.closedFlag || this.latest()?.completed) return;
+    const wait = Math.max(1, this.noticedAt + this.fallbackMs - Date.now());
+    this.fallback = setTimeout(() => {
+      if (this.closedFlag) return;
+      if (Date.now() - this.noticedAt < this.fallbackMs || this.reading) return this.armFallback();
+      const before = this.latest().version;
+      const heard = this.notices;
+      this.noticedAt = Date.now();
+      this.refresh(() => {
+        if (this.closedFlag) return;
+        const missed = this.latest().version - before;
+        if (missed > 0 && this.notices === heard) this.stalled(missed);
+        this.armFallback();
+      });
+    }, wait);
+  }
+
+  private stalled(missed: number): void {
+    this.o.onStall?.(this.o.record.id, missed);
+    const old = this.unwatch;
+    this.unwatch = undefined;
+    old?.();
+    void this.subscribe().catch(() => undefined); // refused: the timer goes on reading
   }
 
   private push(s: SearchSnapshot): void {
@@ -127,11 +209,12 @@ export class SearchFeed {
     batch(0);
   }
 
-  /** One read of what changed after the latest snapshot, however many notices came meanwhile. */
-  private refresh(): void {
+  /** One read of what changed after the latest snapshot, however many notices came meanwhile; `then` after it (not when another read runs). */
+  private refresh(then?: () => void): void {
     if (this.closedFlag) return;
     if (this.reading || this.history.length === 0) {
       this.again = true;
+      then?.();
       return;
     }
     this.reading = true;
@@ -152,6 +235,7 @@ export class SearchFeed {
       } finally {
         this.reading = false;
       }
+      then?.();
     })();
   }
 
@@ -165,6 +249,7 @@ export class SearchFeed {
   private close(): void {
     if (this.closedFlag) return;
     this.closedFlag = true;
+    clearTimeout(this.fallback);
     this.unwatch?.();
     this.o.onClosed();
   }
@@ -174,7 +259,10 @@ export class SearchFeed {
 export class SearchFeeds {
   private readonly feeds = new Map<string, SearchFeed>();
 
-  constructor(private readonly store: SessionStore) {}
+  constructor(
+    private readonly store: SessionStore,
+    private readonly watch: Pick<SearchFeedOptions, "fallbackMs" | "onStall"> = {},
+  ) {}
 
   /** The open feed of a search, or a new one (`latest` reads its latest snapshot when it starts). */
   of(record: SearchRecord, latest: () => Promise<SearchSnapshot>): SearchFeed {
@@ -185,6 +273,8 @@ export class SearchFeeds {
       record,
       latest,
       onClosed: () => void (this.feeds.get(record.id) === feed && this.feeds.delete(record.id)),
+      fallbackMs: this.watch.fallbackMs,
+      onStall: this.watch.onStall,
     });
     this.feeds.set(record.id, feed);
     return feed;

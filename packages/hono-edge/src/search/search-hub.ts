@@ -33,7 +33,15 @@ export class SearchHub {
   constructor(private readonly o: SearchHubOptions) {
     this.cache = new SnapshotCache({ clock: o.clock, size: o.cacheSize, ttlMs: o.ttlMs, onExpired: o.onExpired });
     this.availability = new StoreAvailability(o, this.running, () => this.cache.size);
-    this.feeds = new SearchFeeds(o.store);
+    // A search that advances without its announcement (pub/sub lost in a failover, a reconnection, a slot moved):
+    // its streams read it on a timer, the stall is logged and counted, and the search watched again.
+    this.feeds = new SearchFeeds(o.store, {
+      fallbackMs: o.watchFallbackMs,
+      onStall: (searchId, missed) => {
+        o.logger.log({ level: "warn", msg: "stream.stalled", searchId, missedVersions: missed });
+        o.metrics?.watchStalled();
+      },
+    });
     this.unwatchStore = o.store.onAvailability?.((available) => this.availability.changed(available));
   }
 

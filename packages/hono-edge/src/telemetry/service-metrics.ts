@@ -92,6 +92,8 @@ export interface ServiceMetrics {
   refused(scope: RefusalScope): void;
   /** An SSE stream opened (+1) or ended (-1). */
   sseStreams(delta: 1 | -1): void;
+  /** A search followed by streams (or a calendar's days) advanced in the store without its announcement: read on a timer instead. */
+  watchStalled(): void;
   /** A lookup of the upstream answers' cache. */
   cacheLookup(result: CacheLookupResult): void;
 }
@@ -127,6 +129,7 @@ export const noopMetrics: ServiceMetrics = {
   storeFallback: () => undefined,
   refused: () => undefined,
   sseStreams: () => undefined,
+  watchStalled: () => undefined,
   cacheLookup: () => undefined,
 };
 
