@@ -26,7 +26,7 @@ export type SearchEnd = "finished" | "deadline" | "failed";
 export type UpstreamOutcome = "ok" | "client_error" | "server_error" | "timeout" | "transport_error" | "aborted";
 
 /** Which budget refused a request: the tenant's request budget, or one of the login limits. */
-export type RefusalScope = "tenant" | "login_address" | "login_account" | "login_successes";
+export type RefusalScope = "tenant" | "login_address" | "login_account" | "login_successes" | "refused_keys";
 
 /** Where a source's answer came from: its upstream (asked now), or the answer cache (fresh, nothing asked). */
 export type AnswerOrigin = "upstream" | "cache";
@@ -140,7 +140,7 @@ export const LABEL_VALUES = {
   origin: ["upstream", "cache"] satisfies readonly AnswerOrigin[],
   storeOutcome: ["ok", "unavailable", "error"] as const,
   fallback: ["rate_limit", "breaker"] as const,
-  refusalScope: ["tenant", "login_address", "login_account", "login_successes"] satisfies readonly RefusalScope[],
+  refusalScope: ["tenant", "login_address", "login_account", "login_successes", "refused_keys"] satisfies readonly RefusalScope[],
   cache: ["hit", "stale", "miss"] satisfies readonly CacheLookupResult[],
   upstreamOutcome: ["ok", "client_error", "server_error", "timeout", "transport_error", "aborted"] satisfies readonly UpstreamOutcome[],
   upstreamRoute: ["/Token", "/ConsultaAereo/Consultar"] as const,
