@@ -1,5 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
+import { InstanceOverloaded } from "../errors/instance-overloaded.js";
 import { toErrorResponse } from "../errors/error-table.js";
 import { ExpectationFailed } from "../errors/edge-errors.js";
 import { InvalidRequest, MethodNotAllowed, type ServiceError } from "../errors/service-errors.js";
@@ -34,7 +36,7 @@ const answerError = (res: ServerResponse, e: ServiceError): void => {
  * target that is no path (`OPTIONS *`, `POST *`) the 400 envelope; both close the connection.
  */
 export const nodeFront =
-  (app: (req: IncomingMessage, res: ServerResponse) => unknown) =>
+  (app: (req: IncomingMessage, res: ServerResponse) => unknown, probesOnly: (socket: Socket) => boolean = () => false) =>
   (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? "";
     // Checked first, for /health too (as the README says): a request an HTTP/1.1 server must refuse is refused.
@@ -45,6 +47,11 @@ export const nodeFront =
     if ((url === "/health" || url.startsWith("/health?")) && (req.method === "GET" || req.method === "HEAD")) {
       res.writeHead(200, { "Content-Type": "application/json; charset=UTF-8", "Content-Length": HEALTH.length, "Cache-Control": "no-store" });
       res.end(req.method === "HEAD" ? undefined : HEALTH);
+      return;
+    }
+    // A connection let in beyond the server's cap (see `connection-cap.ts`) serves the readiness probe and nothing else.
+    if (probesOnly(req.socket) && !((url === "/ready" || url.startsWith("/ready?")) && (req.method === "GET" || req.method === "HEAD"))) {
+      answerError(res, new InstanceOverloaded(1));
       return;
     }
     // The asterisk form (`OPTIONS *`, `POST *`): no route of the service has it; the 400 closes the connection.
