@@ -29,9 +29,10 @@ export interface NodeServeOptions {
  * below Node's defaults, so that slow or idle clients cannot hold connections: the headers must arrive within
  * `headersTimeoutMs` and the whole request within `requestTimeoutMs` (408 and the connection closed;
  * slow-loris), an idle keep-alive connection closes after `keepAliveTimeoutMs`, at most `maxConnections` are
- * open at once (more are closed as they arrive), and at most `maxConnectionsPerAddress` from one client
- * address (more are answered 429 and closed; see `connection-cap.ts`). Node checks the timeouts every
- * `min(headersTimeoutMs, 1 s)`.
+ * open at once, fairly: at most `maxConnectionsPerAddress` from one client address (more are answered 429 and
+ * closed), a full server closing an idle connection of the address holding the most for a new address, and room
+ * beyond the cap for `/health` and `/ready` (see `connection-cap.ts`). An SSE client that does not read is cut
+ * (`sseMaxBufferedBytes`, `sseStalledMs`; see `slow-readers.ts`). Node checks the timeouts every `min(headersTimeoutMs, 1 s)`.
  *
  * What Node refuses before the app runs is answered with the error envelope, not an empty body: 400 for a
  * request it cannot parse, whose target is no path (`POST *`) or that lacks `Host`, 431 for headers over its
@@ -48,7 +49,8 @@ export const serveNode = (options: NodeServeOptions, onListening?: (info: Addres
   const evicted = throttleSummary({ logger, clock: systemClock, msg: "http.idle_connections_closed", keyField: "client", level: "info", everyMs: 60_000 });
   const slowReaders = cutSlowReaders({ maxBufferedBytes: http.sseMaxBufferedBytes, stalledMs: http.sseStalledMs, onCut: (client) => rejected("slow-reader", client) });
   const listener = getRequestListener(writingPartedAnswers(options.fetch, slowReaders.watch), { hostname: options.hostname, errorHandler: requestErrorAnswer(logger, rejected) });
-  let admission: ConnectionAdmission | undefined;
+  // Made once the server exists; asked at each request.
+  const admission: { current?: ConnectionAdmission } = {};
   const server: Server = createServer(
     {
       headersTimeout: http.headersTimeoutMs,
@@ -58,11 +60,11 @@ export const serveNode = (options: NodeServeOptions, onListening?: (info: Addres
       // Answered with the envelope by `nodeFront` instead of Node's bare 400.
       requireHostHeader: false,
     },
-    nodeFront(listener, (socket) => admission?.probesOnly(socket) === true),
+    nodeFront(listener, (socket) => admission.current?.probesOnly(socket) === true),
   );
   answerNodeRefusals(server, rejected);
   const perAddress = connectionsPerAddress(http);
-  admission = admitConnections(server, {
+  admission.current = admitConnections(server, {
     maxConnections: http.maxConnections,
     perAddress,
     onRefused: (group, reason) => capped(group, undefined, { reason, max: reason === "address" ? perAddress : http.maxConnections }),
