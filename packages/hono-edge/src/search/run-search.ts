@@ -143,7 +143,8 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
 
   const onSnapshot = (s: SearchSnapshot) => {
     if (s.version === 0 && !s.completed) return; // the engine's empty start: already what the base says
-    countAnswers(s);
+    meter(s); // each source's answer and the first offer's time; how the search ended, once it is complete
+    if (s.completed) finish(s.sources.length > 0 && s.sources.every((p) => p.state === "failed") ? "failed" : (s.completion ?? "finished"));
     const sources = mergeProgress(o.base.sources, s.sources, s.completed);
     const change: SearchChange = { version: ++version, offers: changedOffers(s, seen), sources, completed: s.completed, completion: s.completion };
     if (fresh && o.recorded) latestRecorded = { ...s, version: change.version, sources, completed: s.completed, completion: s.completion };
@@ -151,12 +152,6 @@ export const runSearch = (o: RunSearchOptions): RunningSearch => {
     completed = s.completed;
     record(change);
     if (!completed) expiry.watch(s);
-  };
-
-  /** Each source's answer and the first offer's time (`answerMeter`); how the search ended, when it is complete. */
-  const countAnswers = (s: SearchSnapshot) => {
-    meter(s);
-    if (s.completed) finish(s.sources.length > 0 && s.sources.every((p) => p.state === "failed") ? "failed" : (s.completion ?? "finished"));
   };
 
   const onEngineError = (e: unknown) => {

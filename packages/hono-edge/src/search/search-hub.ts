@@ -12,7 +12,6 @@ import { watchSearch, type SearchUpdate } from "./watch-search.js";
 import { SearchFeeds } from "./search-feed.js";
 import type { SearchHubOptions } from "./search-hub-options.js";
 export type { SearchHubOptions };
-
 /**
  * The searches of one instance, over the session store: starts a search or joins the one already running
  * for the same tenant and query (one engine subscription per search across instances), takes over a search
