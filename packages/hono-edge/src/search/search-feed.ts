@@ -1,7 +1,8 @@
 import type { SearchSnapshot } from "@voar/core";
 import { applyChange, applyChanges } from "./search-change.js";
 import type { SearchChange } from "./search-change.js";
-import type { SearchRecord, SessionStore, Unwatch } from "./session-store.js";
+import { FALLBACK_MS, FeedWatch } from "./feed-watch.js";
+import type { SearchRecord, SessionStore } from "./session-store.js";
 
 /** What a {@link SearchFeed} needs. */
 export interface SearchFeedOptions {
@@ -11,20 +12,11 @@ export interface SearchFeedOptions {
   readonly latest: () => Promise<SearchSnapshot>;
   /** Called once, when the last follower left or the feed failed: the hub forgets the feed. */
   readonly onClosed: () => void;
-  /**
-   * How long the feed waits for an announcement before it reads the store anyway (and for its watch to be confirmed
-   * before it starts without it). Default {@link FALLBACK_MS}.
-   */
+  /** How long the feed waits for an announcement before it reads the store anyway (`FeedWatch`). Default 2000. */
   readonly fallbackMs?: number | undefined;
   /** Told when the store advanced without an announcement (`stream.stalled`): the watch is made again. */
   readonly onStall?: ((searchId: string, missed: number) => void) | undefined;
 }
-
-/**
- * How long a feed waits for an announcement before it reads the store anyway: pub/sub is a notice, not the record,
- * and a failover, a reconnection or a slot moved can lose notices (or a subscription) without a word.
- */
-export const FALLBACK_MS = 2_000;
 
 /** Snapshots a feed keeps for followers a few versions behind (they share most of their structure). */
 const HISTORY = 32;
@@ -46,23 +38,28 @@ export class SearchFeed {
   private history: SearchSnapshot[] = [];
   private failure: { readonly error: unknown } | undefined;
   private readonly followers = new Set<() => void>();
-  private unwatch: Unwatch | undefined;
+  private readonly watch: FeedWatch;
   private started: Promise<void> | undefined;
   private reading = false;
   private again = false;
   private closedFlag = false;
   private stored: { readonly at: number; readonly record: Promise<SearchRecord | undefined> } | undefined;
   private replay: Promise<readonly SearchChange[]> | undefined;
-  /** When the last announcement came (or the last read on the timer): the timer reads when none came for `fallbackMs`. */
-  private noticedAt = 0;
-  /** Announcements heard: a read on the timer that finds versions while none came found a stall. */
-  private notices = 0;
-  private fallback: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly o: SearchFeedOptions) {}
-
-  private get fallbackMs(): number {
-    return this.o.fallbackMs ?? FALLBACK_MS;
+  constructor(private readonly o: SearchFeedOptions) {
+    this.watch = new FeedWatch({
+      store: o.store,
+      searchId: o.record.id,
+      fallbackMs: o.fallbackMs ?? FALLBACK_MS,
+      notice: () => this.refresh(),
+      read: () =>
+        new Promise<number>((resolve) => {
+          const before = this.latest().version;
+          this.refresh(() => resolve(this.latest().version - before));
+        }),
+      over: () => this.closedFlag || this.latest()?.completed === true,
+      onStall: o.onStall,
+    });
   }
 
   /** Whether the feed stopped (no follower left, or it failed): a new stream needs a new feed. */
@@ -122,69 +119,10 @@ export class SearchFeed {
 
   private async start(): Promise<void> {
     // Watch before reading, so that a change between the read and the first notice still wakes the feed.
-    await this.subscribe();
+    await this.watch.subscribe();
     this.push(await this.o.latest());
-    this.noticedAt = Date.now();
-    this.armFallback();
+    this.watch.arm(); // the store read on a timer when no announcement comes
     if (this.again) this.refresh(); // a notice came while the latest snapshot was read
-  }
-
-  /**
-   * Watches the search in the store. A watch not confirmed within `fallbackMs` (a subscriber connection that is
-   * still reconnecting after a failover) does not hold the feed: it starts, reads on its timer meanwhile, and the
-   * watch counts once confirmed. A watch refused at once (the store unavailable) fails the feed.
-   */
-  private async subscribe(): Promise<void> {
-    const watching = this.o.store.watch(this.o.record.id, () => this.notice());
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), this.fallbackMs)));
-    try {
-      const first = await Promise.race([watching, late]);
-      if (first !== "late") return void (this.unwatch = first);
-    } finally {
-      clearTimeout(timer);
-    }
-    watching.then(
-      (unwatch) => (this.closedFlag ? unwatch() : (this.unwatch = unwatch)),
-      () => undefined, // the timer reads the store meanwhile; the next stall watches again
-    );
-  }
-
-  private notice(): void {
-    this.notices += 1;
-    this.noticedAt = Date.now();
-    this.refresh();
-  }
-
-  /**
-   * The feed's timer: when no announcement came for `fallbackMs` while the search runs, the store is read anyway.
-   * Versions found there were never announced: the stall is told (`onStall`) and the search watched again.
-   */
-  private armFallback(): void {
-    clearTimeout(this.fallback);
-    if (this.closedFlag || this.latest()?.completed) return;
-    const wait = Math.max(1, this.noticedAt + this.fallbackMs - Date.now());
-    this.fallback = setTimeout(() => {
-      if (this.closedFlag) return;
-      if (Date.now() - this.noticedAt < this.fallbackMs || this.reading) return this.armFallback();
-      const before = this.latest().version;
-      const heard = this.notices;
-      this.noticedAt = Date.now();
-      this.refresh(() => {
-        if (this.closedFlag) return;
-        const missed = this.latest().version - before;
-        if (missed > 0 && this.notices === heard) this.stalled(missed);
-        this.armFallback();
-      });
-    }, wait);
-  }
-
-  private stalled(missed: number): void {
-    this.o.onStall?.(this.o.record.id, missed);
-    const old = this.unwatch;
-    this.unwatch = undefined;
-    old?.();
-    void this.subscribe().catch(() => undefined); // refused: the timer goes on reading
   }
 
   private push(s: SearchSnapshot): void {
@@ -249,34 +187,7 @@ export class SearchFeed {
   private close(): void {
     if (this.closedFlag) return;
     this.closedFlag = true;
-    clearTimeout(this.fallback);
-    this.unwatch?.();
+    this.watch.close();
     this.o.onClosed();
-  }
-}
-
-/** The feeds of an instance's searches, one per search followed by at least one stream. */
-export class SearchFeeds {
-  private readonly feeds = new Map<string, SearchFeed>();
-
-  constructor(
-    private readonly store: SessionStore,
-    private readonly watch: Pick<SearchFeedOptions, "fallbackMs" | "onStall"> = {},
-  ) {}
-
-  /** The open feed of a search, or a new one (`latest` reads its latest snapshot when it starts). */
-  of(record: SearchRecord, latest: () => Promise<SearchSnapshot>): SearchFeed {
-    const open = this.feeds.get(record.id);
-    if (open && !open.closed) return open;
-    const feed: SearchFeed = new SearchFeed({
-      store: this.store,
-      record,
-      latest,
-      onClosed: () => void (this.feeds.get(record.id) === feed && this.feeds.delete(record.id)),
-      fallbackMs: this.watch.fallbackMs,
-      onStall: this.watch.onStall,
-    });
-    this.feeds.set(record.id, feed);
-    return feed;
   }
 }

@@ -9,7 +9,7 @@ import { SnapshotCache } from "./snapshot-cache.js";
 import { SessionCapacityReached, type OpenResult, type SearchRecord, type Unwatch } from "./session-store.js";
 import { StoreAvailability } from "./store-availability.js";
 import { watchSearch, type SearchUpdate } from "./watch-search.js";
-import { SearchFeeds } from "./search-feed.js";
+import { SearchFeeds } from "./search-feeds.js";
 import type { SearchHubOptions } from "./search-hub-options.js";
 export type { SearchHubOptions };
 /**
@@ -32,15 +32,7 @@ export class SearchHub {
   constructor(private readonly o: SearchHubOptions) {
     this.cache = new SnapshotCache({ clock: o.clock, size: o.cacheSize, ttlMs: o.ttlMs, onExpired: o.onExpired });
     this.availability = new StoreAvailability(o, this.running, () => this.cache.size);
-    // A search that advances without its announcement (pub/sub lost in a failover, a reconnection, a slot moved):
-    // its streams read it on a timer, the stall is logged and counted, and the search watched again.
-    this.feeds = new SearchFeeds(o.store, {
-      fallbackMs: o.watchFallbackMs,
-      onStall: (searchId, missed) => {
-        o.logger.log({ level: "warn", msg: "stream.stalled", searchId, missedVersions: missed });
-        o.metrics?.watchStalled();
-      },
-    });
+    this.feeds = new SearchFeeds(o.store, o);
     this.unwatchStore = o.store.onAvailability?.((available) => this.availability.changed(available));
   }
 
