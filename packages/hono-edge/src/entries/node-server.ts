@@ -67,7 +67,7 @@ export const serveNode = (options: NodeServeOptions, onListening?: (info: Addres
   admission.current = admitConnections(server, {
     maxConnections: http.maxConnections,
     perAddress,
-    onRefused: (group, reason) => capped(group, undefined, { reason, max: reason === "address" ? perAddress : http.maxConnections }),
+    onRefused: (group, reason) => capped(group, undefined, reason === "address" ? { max: perAddress } : { reason: "server full", max: http.maxConnections }),
     onEvicted: (group) => evicted(group, undefined, { detail: "idle connections closed to make room for other addresses" }),
   });
   server.on("close", () => slowReaders.stop());
