@@ -47,6 +47,22 @@ interface Followed {
   readonly reconnections: number;
 }
 
+/** A stream's text until it ends, or until `deadline` (then cut: a stream that went silent is what this test looks for). */
+const textUntil = async (res: Response, deadline: number): Promise<string> => {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  for (;;) {
+    const step = await Promise.race([reader.read(), sleep(Math.max(0, deadline - Date.now())).then(() => "late" as const)]);
+    if (step === "late") {
+      await reader.cancel();
+      return text;
+    }
+    if (step.done) return text;
+    text += decoder.decode(step.value, { stream: true });
+  }
+};
+
 /**
  * An SSE client as EventSource behaves: follows `path` on alternating instances, connecting again with
  * `Last-Event-ID` after a stream ends without the completed answer (its INDISPONIVEL event during the failover),
@@ -61,7 +77,7 @@ const follow = async (apps: readonly App[], path: string, body: unknown, first: 
     reconnections++;
     const headers: Record<string, string> = { Authorization: `Bearer ${API_KEY}`, "Content-Type": "application/json", ...(lastId ? { "Last-Event-ID": lastId } : {}) };
     const res = await apps[turn % 2]!.request(path, { method: "POST", headers, body: JSON.stringify(body) });
-    const events = res.status === 200 ? parseSse(await res.text()) : [];
+    const events = res.status === 200 ? parseSse(await textUntil(res, deadline)) : [];
     for (const e of events) {
       if (e.data === undefined || e.event !== undefined) continue; // changes (`event: dias`) come between whole answers
       const data = JSON.parse(e.data) as Record<string, unknown>;
