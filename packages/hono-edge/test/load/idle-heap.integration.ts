@@ -40,6 +40,9 @@ const start = async (redis: boolean) => {
       VOAR_RATE_LIMIT_REFILL_PER_SECOND: "1000000",
       VOAR_MAX_SESSIONS: "10000",
       VOAR_MAX_SESSIONS_PER_TENANT: "10000",
+      // The test's 1,000 searches at once come from one address: room for their connections.
+      VOAR_MAX_CONNECTIONS: "4096",
+      VOAR_MAX_CONNECTIONS_PER_ADDRESS: "4096",
       ...(redis ? { VOAR_STORE_REDIS_URL: REDIS_URL, VOAR_STORE_REDIS_KEY_PREFIX: `idle-heap-${crypto.randomUUID().slice(0, 8)}:` } : {}),
     },
     stdio: ["ignore", "pipe", "pipe", "ipc"],

@@ -124,7 +124,7 @@ export const startCluster = async (o: { readonly primaries?: number; readonly no
     },
     async restartNode(port) {
       const node = nodes.find((n) => n.port === port);
-      if (!node || node.proc.exitCode === null) return;
+      if (!node || (node.proc.exitCode === null && node.proc.signalCode === null)) return; // running: nothing to restart
       node.proc = startServer(node.args!, dir);
       await waitFor(`redis-server on ${port} did not answer again`, () => cli(port, "ping").stdout.trim() === "PONG", 10_000);
     },
