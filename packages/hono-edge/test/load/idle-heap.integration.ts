@@ -72,7 +72,15 @@ const start = async (redis: boolean) => {
 const searches = async (origin: string, n: number, firstDay: number) => {
   const routes = [["REC", "BSB"], ["BSB", "REC"], ["CNF", "REC"], ["GIG", "REC"], ["REC", "CNF"], ["GIG", "BSB"], ["BSB", "GIG"], ["BSB", "CNF"], ["CNF", "BSB"], ["REC", "GIG"]];
   const ask = async (body: unknown): Promise<{ Completed: boolean; Token: string }> => {
-    const res = await fetch(`${origin}/api/ConsultaAereo/Consultar`, { method: "POST", headers: { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    let res: Response;
+    try {
+      res = await fetch(`${origin}/api/ConsultaAereo/Consultar`, { method: "POST", headers: { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    } catch {
+      // A keep-alive connection the server closed as the client reused it (a reset, among a thousand connections on
+      // a busy machine): asked again, as a client would (a poll, or the same query joining its search).
+      await sleep(200);
+      return ask(body);
+    }
     if (res.status === 429 || res.status === 408) {
       // Admission control sheds a burst (429), or a machine busy with other work was too slow to read the request
       // (408, retryable): wait as told and ask again.
