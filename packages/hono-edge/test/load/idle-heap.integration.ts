@@ -6,10 +6,9 @@ import { daysAhead } from "../contract/contract-target.js";
 import { PACKAGE_DIR } from "../runtimes/support/runtime-binaries.js";
 
 /**
- * An idle instance lets its expired searches go: `voar-server` (the simulator; the memory store, and a Redis store
- * beside it, both at once) runs 1,000 large searches to completion, then gets no request at all; once their TTL
- * passed, its heap (read over IPC after a full collection, by a test-only preload: no request reaches the app) is
- * back within 10% of what it was before them.
+ * An idle instance lets its expired searches go: `voar-server` (memory store, the simulator) runs 200 large
+ * searches to completion, then gets no request at all; once their TTL passed, its heap (read over IPC after a full
+ * collection, by a test-only preload: no request reaches the app) is back within 10% of what it was before them.
  */
 
 const KEY = "idle-heap-api-key-0123456789";
@@ -17,15 +16,10 @@ const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../suppor
 const TTL_MS = 4_000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const children = new Set<ChildProcess>();
-afterEach(() => {
-  for (const c of children) c.kill("SIGKILL");
-  children.clear();
-});
+let child: ChildProcess | undefined;
+afterEach(() => void child?.kill("SIGKILL"));
 
-const REDIS_URL = process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379";
-
-const start = async (redis: boolean) => {
+const start = async () => {
   const c = spawn(process.execPath, ["--expose-gc", "--import", "tsx", "--import", PROBE, "src/node.ts"], {
     cwd: PACKAGE_DIR,
     env: {
@@ -40,14 +34,10 @@ const start = async (redis: boolean) => {
       VOAR_RATE_LIMIT_REFILL_PER_SECOND: "1000000",
       VOAR_MAX_SESSIONS: "10000",
       VOAR_MAX_SESSIONS_PER_TENANT: "10000",
-      // The test's 1,000 searches at once come from one address: room for their connections.
-      VOAR_MAX_CONNECTIONS: "4096",
-      VOAR_MAX_CONNECTIONS_PER_ADDRESS: "4096",
-      ...(redis ? { VOAR_STORE_REDIS_URL: REDIS_URL, VOAR_STORE_REDIS_KEY_PREFIX: `idle-heap-${crypto.randomUUID().slice(0, 8)}:` } : {}),
     },
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
-  children.add(c);
+  child = c;
   const port = await new Promise<number>((resolve, reject) => {
     let out = "";
     c.stdout!.on("data", (chunk: Buffer) => {
@@ -72,15 +62,7 @@ const start = async (redis: boolean) => {
 const searches = async (origin: string, n: number, firstDay: number) => {
   const routes = [["REC", "BSB"], ["BSB", "REC"], ["CNF", "REC"], ["GIG", "REC"], ["REC", "CNF"], ["GIG", "BSB"], ["BSB", "GIG"], ["BSB", "CNF"], ["CNF", "BSB"], ["REC", "GIG"]];
   const ask = async (body: unknown): Promise<{ Completed: boolean; Token: string }> => {
-    let res: Response;
-    try {
-      res = await fetch(`${origin}/api/ConsultaAereo/Consultar`, { method: "POST", headers: { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    } catch {
-      // A keep-alive connection the server closed as the client reused it (a reset, among a thousand connections on
-      // a busy machine): asked again, as a client would (a poll, or the same query joining its search).
-      await sleep(200);
-      return ask(body);
-    }
+    const res = await fetch(`${origin}/api/ConsultaAereo/Consultar`, { method: "POST", headers: { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
     if (res.status === 429 || res.status === 408) {
       // Admission control sheds a burst (429), or a machine busy with other work was too slow to read the request
       // (408, retryable): wait as told and ask again.
@@ -106,27 +88,22 @@ const searches = async (origin: string, n: number, firstDay: number) => {
   return offers;
 };
 
-const SEARCHES = 1_000;
-
 describe("an idle instance's memory", () => {
-  it.concurrent.each([
-    ["the memory store", false],
-    ["a Redis store", true],
-  ] as const)(`after ${SEARCHES} searches and their TTL, with no request at all, the heap is back within 10%% of where it started: %s`, async (name, redis) => {
+  it("after 200 searches and their TTL, with no request at all, the heap is back within 10% of where it started", async () => {
     const t0 = performance.now();
-    const server = await start(redis);
+    const server = await start();
     // Warm-up: the code paths compiled, pools grown; its searches expire too before the start is read.
-    await searches(server.origin, 50, 200);
+    await searches(server.origin, 20, 100);
     await sleep(TTL_MS + 2_500);
     const before = await server.heap();
-    const found = await searches(server.origin, SEARCHES, 20);
+    const found = await searches(server.origin, 200, 20);
     const loaded = await server.heap();
     // Idle: their TTL, then one sweep period (a quarter of it, at least 1 s), and no request meanwhile.
     await sleep(TTL_MS + 2_500);
     const after = await server.heap();
     const mib = (b: number) => `${(b / 2 ** 20).toFixed(1)} MiB`;
-    console.log(`${name}: heap before ${mib(before)}, with ${SEARCHES} searches (${found} items) ${mib(loaded)}, idle after their TTL ${mib(after)} (${(((after - before) / before) * 100).toFixed(1)}%); ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(`heap before ${mib(before)}, with 200 searches (${found} items) ${mib(loaded)}, idle after their TTL ${mib(after)}; ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     expect(loaded - before).toBeGreaterThan(0.5 * before); // the searches weighed: the check below can fail
     expect(after).toBeLessThanOrEqual(before * 1.1);
-  }, 180_000);
+  }, 120_000);
 });
