@@ -46,6 +46,7 @@ import { summarizingLogger } from "./logging/repeat-summary.js";
 import { logLoginState } from "./sources/upstream-login.js";
 import type { LoginState, PaceState } from "@voar/http-adapter/fetch";
 import { checkVariables, exitWhenCannotListen } from "./entries/node-start-checks.js";
+import { exitWhenStoreGone, type WatchedStore } from "./entries/exit-when-store-gone.js";
 
 const env = process.env;
 // First, so that every span of the service is recorded (only when OTEL_EXPORTER_OTLP_ENDPOINT is set).
@@ -105,6 +106,8 @@ interface Backend {
   readonly pagante: PaganteSettings | undefined;
   /** Where the store is, for the `listening` line: one Redis, Sentinel or Cluster (never a password). */
   readonly storeTarget: Record<string, unknown> | undefined;
+  /** The Redis's availability (with `store.redis`): an instance that cannot reach it for long exits (`exitWhenStoreGone`). */
+  readonly storeGuard: WatchedStore | undefined;
   /** Where the upstream's logins stand (`/ready`), with an upstream. */
   readonly upstreamLogin: (() => LoginState) | undefined;
   /** How long the upstream's answers take lately (`/ready`), with an upstream. */
@@ -136,7 +139,7 @@ const backendOf = async (config: ServiceConfig, log: Logger, metrics: PromMetric
   // One connection and one view of Redis's availability for the store, its pub/sub, the rate limits and the upstream's breakers.
   // One Redis (a URL), a Sentinel primary or a Redis Cluster (`store.redis`), judged by its own probes.
   const target = redis && redisModule ? redisModule.redisTargetOf(redis) : undefined;
-  const connection = target && redisModule ? redisModule.openRedisConnection(target, { metrics }) : undefined;
+  const connection = target && redisModule ? redisModule.openRedisConnection(target, { metrics, logger: log }) : undefined;
   if (config.upstream) {
     // An airline one instance found down is not asked by the others either (per instance while Redis cannot answer).
     const breakerStore = connection && redisModule?.redisBreakerStore({ redis: connection, keyPrefix, logger: log });
@@ -214,6 +217,7 @@ const backendOf = async (config: ServiceConfig, log: Logger, metrics: PromMetric
     keyPrefix,
     pagante,
     storeTarget: target && redisModule ? redisModule.describeTarget(target) : undefined,
+    storeGuard: connection?.guard,
     upstreamLogin,
     upstreamPace,
     warmUp,
@@ -295,15 +299,25 @@ if (metricsServer) exitWhenCannotListen(metricsServer, { what: "the metrics addr
 if (metrics && !metricsApart && config.adminKeys.length === 0) {
   logger.log({ level: "warn", msg: "metrics.unreachable", detail: "GET /metrics needs an admin key and none is configured: set adminKeys or metrics.port" });
 }
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    logger.log({ level: "info", msg: "stopping", signal });
-    // Ends running searches (leases released) and open SSE streams, lets the server drain, then closes
-    // the upstream's connections and the store's.
-    shutdown.abort();
-    metricsServer?.close();
-    server.close(() => {
-      void Promise.allSettled([backend.close(), tracing?.shutdown()]).finally(() => process.exit(0));
-    });
+let stopping = false;
+/** Stops the instance: `signal` (SIGINT, SIGTERM; exit code 0) or a store unreachable for too long (its own code). */
+const stop = (reason: { readonly signal: string } | { readonly exitCode: number }) => {
+  if (stopping) return;
+  stopping = true;
+  const code = "exitCode" in reason ? reason.exitCode : 0;
+  logger.log({ level: "info", msg: "stopping", ...reason });
+  // Ends running searches (leases released) and open SSE streams, lets the server drain, then closes
+  // the upstream's connections and the store's.
+  shutdown.abort();
+  metricsServer?.close();
+  server.close(() => {
+    void Promise.allSettled([backend.close(), tracing?.shutdown()]).finally(() => process.exit(code));
   });
+  // Leaving because the store is gone: what cannot drain within 10 s is cut, the supervisor restarts the instance.
+  if (code !== 0) setTimeout(() => process.exit(code), 10_000).unref();
+};
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop({ signal }));
+// An instance that cannot reach its Redis for `store.redis.exitAfterUnavailableMs` exits, for its supervisor to restart it.
+if (backend.storeGuard && config.store.redis) {
+  exitWhenStoreGone(backend.storeGuard, { afterMs: config.store.redis.exitAfterUnavailableMs, logger, stop: (exitCode) => stop({ exitCode }) });
 }

@@ -46,7 +46,7 @@ describe("upstream and store settings", () => {
       breaker: { enabled: true, failureThreshold: 3, cooldownMs: 30_000 },
       budget: { enabled: true, requestsPerSource: 32 },
     });
-    expect(r.config.store).toEqual({ redis: { url: "redis://10.0.0.5:6379/2", keyPrefix: "prod:" } });
+    expect(r.config.store).toEqual({ redis: { url: "redis://10.0.0.5:6379/2", keyPrefix: "prod:", exitAfterUnavailableMs: 60_000 } });
   });
 
   it("read the answer cache from VOAR_UPSTREAM_CACHE_* variables, and refuse a freshness window under a second", () => {
@@ -85,7 +85,7 @@ describe("upstream and store settings", () => {
 
   it("a Redis URL in the environment replaces a file's in-memory store; VOAR_REDIS_URL is an alias", () => {
     const r = loadConfig({ file: { ...base, store: { memory: {} } }, env: { VOAR_REDIS_URL: "redis://127.0.0.1:6379" } });
-    expect(r.ok && r.config.store).toEqual({ redis: { url: "redis://127.0.0.1:6379" } });
+    expect(r.ok && r.config.store).toEqual({ redis: { url: "redis://127.0.0.1:6379", exitAfterUnavailableMs: 60_000 } });
   });
 
   it("refuses an upstream without credentials, with both kinds, or with half a login", () => {
@@ -123,9 +123,9 @@ describe("the Redis topologies", () => {
       file: { ...base, store: { memory: {} } },
       env: { VOAR_STORE_REDIS_CLUSTER: "10.0.0.1:7000, 10.0.0.2:7000", VOAR_STORE_REDIS_PASSWORD: "s3cret", VOAR_STORE_REDIS_TLS: "true", VOAR_STORE_REDIS_KEY_PREFIX: "prod:" },
     });
-    expect(cluster.ok && cluster.config.store).toEqual({ redis: { cluster: ["10.0.0.1:7000", "10.0.0.2:7000"], password: "s3cret", tls: true, keyPrefix: "prod:" } });
+    expect(cluster.ok && cluster.config.store).toEqual({ redis: { cluster: ["10.0.0.1:7000", "10.0.0.2:7000"], password: "s3cret", tls: true, keyPrefix: "prod:", exitAfterUnavailableMs: 60_000 } });
     const sentinel = loadConfig({ file: base, env: { VOAR_STORE_REDIS_SENTINELS: "s1:26379,s2:26379,s3:26379", VOAR_STORE_REDIS_SENTINEL_NAME: "voar" } });
-    expect(sentinel.ok && sentinel.config.store).toEqual({ redis: { sentinels: ["s1:26379", "s2:26379", "s3:26379"], sentinelName: "voar" } });
+    expect(sentinel.ok && sentinel.config.store).toEqual({ redis: { sentinels: ["s1:26379", "s2:26379", "s3:26379"], sentinelName: "voar", exitAfterUnavailableMs: 60_000 } });
     // The same in the JSON configuration.
     const file = loadConfig({ file: { ...base, store: { redis: { sentinels: ["s1:26379"], sentinelName: "voar", sentinelPassword: "x" } } } });
     expect(file.ok).toBe(true);

@@ -57,6 +57,12 @@ const CASES: readonly { readonly name: string; readonly text: string; readonly s
     secrets: ["eyJhbGciOiJIUzI1NiJ9", "AbCdEfGhIjKlMnOpQrSt", "voar.eyJzdWIiOiJhIn0x"],
     kept: ["token rejected"],
   },
+  {
+    name: "passwords told in prose by an upstream's message (Portuguese and English)",
+    text: "Falha no login da agência: minha senha é Tr0c4r@2026; tentei senha Abc123456 e pwd xYz-987. Senha do usuário: Qu4tr0Q; the password is sw0rdf1sh",
+    secrets: ["Tr0c4r@2026", "Abc123456", "xYz-987", "Qu4tr0Q", "sw0rdf1sh"],
+    kept: ["Falha no login da agência: minha senha é [REDACTED]", "Senha do usuário: [REDACTED]"],
+  },
 ];
 
 describe("redactText, on texts as upstreams and libraries write them", () => {

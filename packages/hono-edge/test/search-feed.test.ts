@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createMemorySessionStore } from "../src/search/memory-session-store.js";
 import type { SessionStore } from "../src/search/session-store.js";
+import { noopMetrics } from "../src/telemetry/service-metrics.js";
 import { fastSources, NOW, post, QUERY, testApp, type Answer } from "./support/app.js";
 import { readStream, settle } from "./support/sse.js";
 
@@ -50,5 +51,36 @@ describe("SSE fan-out: one search followed by many streams on one instance", () 
     // The search is complete: the second stream gets the final snapshot alone, from a new feed.
     expect(b.filter((e) => e.data !== undefined).map((e) => e.id)).toEqual([a.filter((e) => e.data !== undefined).at(-1)!.id]);
     expect(counted.reads.watch).toBe(2);
+  });
+});
+
+describe("a stream whose announcements never come (pub/sub lost in a failover, a reconnection, a slot moved)", () => {
+  const slowSources = () => fastSources({ latencyMs: (id) => 1_500 + 900 * id.length, batches: 3 });
+
+  it("reads the store on a timer, ends complete with the same versions as a stream that hears them; the stall is logged and counted, and the search watched again", async () => {
+    const reference = testApp({ sources: slowSources(), store: createMemorySessionStore({ clock: { now: () => Date.now() }, maxSessions: 100, ttlMs: 600_000 }) });
+    const heard = await readStream(await post(reference.app, "/api/ConsultaAereo/Stream", QUERY));
+
+    const inner = createMemorySessionStore({ clock: { now: () => Date.now() }, maxSessions: 100, ttlMs: 600_000 });
+    let watches = 0;
+    const deaf: SessionStore = { ...inner, watch: () => (watches++, Promise.resolve(() => undefined)) };
+    let stalls = 0;
+    const { app, logs } = testApp({ sources: slowSources(), store: deaf, metrics: { ...noopMetrics, watchStalled: () => void stalls++ } });
+    const events = await readStream(await post(app, "/api/ConsultaAereo/Stream", QUERY));
+    const last = (e: typeof events) => JSON.parse(e.filter((x) => x.data !== undefined).at(-1)!.data!) as Answer;
+    expect(last(events).Completed).toBe(true);
+    expect(last(events).TotalItens).toBe(last(heard).TotalItens);
+    const stalled = logs.records.filter((r) => r.msg === "stream.stalled");
+    expect(stalled.length).toBeGreaterThan(0);
+    expect(stalls).toBe(stalled.length);
+    expect(watches).toBe(1 + stalled.length); // watched again at each stall
+  });
+
+  it("a watch that is never confirmed (a subscriber still reconnecting) does not hold the stream: it starts and ends complete", async () => {
+    const inner = createMemorySessionStore({ clock: { now: () => Date.now() }, maxSessions: 100, ttlMs: 600_000 });
+    const stuck: SessionStore = { ...inner, watch: () => new Promise(() => undefined) };
+    const { app } = testApp({ sources: slowSources(), store: stuck });
+    const events = await readStream(await post(app, "/api/ConsultaAereo/Stream", QUERY));
+    expect((JSON.parse(events.filter((x) => x.data !== undefined).at(-1)!.data!) as Answer).Completed).toBe(true);
   });
 });

@@ -131,7 +131,11 @@ export const createApp = (deps: AppDeps): Hono<AppEnv> => {
   app.use("*", closeAfterRejection());
   const crossOrigin = corsPolicy(config.cors);
   if (crossOrigin) app.use("*", crossOrigin);
-  const bearer = bearerAuth(auth);
+  const bearer = bearerAuth(auth, {
+    limiter: d.rateLimiters("refused-keys", config.limits.refusedKeys),
+    clientAddress: { trustedProxyHeader: config.http.trustedProxyHeader, fromRuntime: d.clientAddress },
+    metrics: d.metrics,
+  });
   const limit = rateLimit(d.rateLimiter, d.metrics);
   const admin = adminAuth(auth);
   // Legacy clients get 200 for every answer of Consultar, the route they know (the real status in X-Voar-Status).

@@ -31,6 +31,26 @@ export interface WatchCalendarOptions {
 }
 
 /**
+ * A day's watch, or, when it is not confirmed within `ms` (a subscriber connection still reconnecting after a
+ * failover), none for now: the calendar is read at every tick anyway, and the watch is removed once it comes.
+ */
+const watchWithin = async (watching: Promise<() => void>, ms: number): Promise<() => void> => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const first = await Promise.race([watching, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]).finally(() => clearTimeout(timer));
+  if (first) return first;
+  let gone = false;
+  let unwatch: (() => void) | undefined;
+  watching.then(
+    (u) => (gone ? u() : (unwatch = u)),
+    () => undefined,
+  );
+  return () => {
+    gone = true;
+    unwatch?.();
+  };
+};
+
+/**
  * Every new snapshot of a calendar, ending with the completed one: the latest at once (as `known` when the
  * client has it: `lastVersion` is its version), then a new one whenever a running day's search changes (each
  * watched as it starts) or, failing any, at the next tick, at most one per `gapMs`. A resume at the completed
@@ -67,7 +87,7 @@ export async function* watchCalendar(o: WatchCalendarOptions): AsyncGenerator<Ca
       pending = false;
       const c = await o.latest();
       for (const d of c.days) {
-        if (d.searchId !== undefined && d.state === "searching" && !watched.has(d.searchId)) watched.set(d.searchId, await o.watch(d.searchId, notify));
+        if (d.searchId !== undefined && d.state === "searching" && !watched.has(d.searchId)) watched.set(d.searchId, await watchWithin(o.watch(d.searchId, notify), o.tickMs));
       }
       if (first && c.version < last) last = -1;
       if (first && c.version === last) yield { kind: "known", snapshot: c };

@@ -69,6 +69,17 @@ const LimitsSchema = z.strictObject({
   rateLimit: RateLimitSchema.prefault({}),
   login: LoginLimitsSchema.prefault({}),
   /**
+   * Refused credentials (unknown or expired API keys and tokens) per client address: 30 in a burst, then one every
+   * 2 s; past it the address is answered 429 `LIMITE_EXCEDIDO` before its credential is looked at, so keys cannot
+   * be guessed at the speed of the network. Accepted credentials cost nothing.
+   */
+  refusedKeys: z
+    .strictObject({
+      capacity: z.int().min(1).max(1_000_000).default(30),
+      refillPerSecond: z.number().positive().max(1_000_000).default(0.5),
+    })
+    .prefault({}),
+  /**
    * Searches kept at once by the in-memory store (running at once, on Redis): the least recently used
    * completed one makes room; a running one never does: a new search is refused (429 `LIMITE_EXCEDIDO`,
    * `Retry-After`) instead.

@@ -76,6 +76,17 @@ export const HttpSchema = z.strictObject({
    * searches while three more such clients could not fill the server.
    */
   maxConnectionsPerAddress: z.int().min(1).max(1_000_000).optional(),
+  /**
+   * Node entry: the most bytes an SSE stream may hold written but not taken by its client (beyond what the kernel's
+   * socket buffer took). A client that does not read, with more than this waiting at two checks a second apart, is
+   * cut and its memory freed; it resumes with `Last-Event-ID` when it reads again. Default 262144 (256 KiB).
+   */
+  sseMaxBufferedBytes: z.int().min(16_384).max(67_108_864).default(262_144),
+  /**
+   * Node entry: how long an SSE stream may hold unread bytes without its client taking any (a client that stopped
+   * reading, also after the stream's last event) before it is cut. Default 30000.
+   */
+  sseStalledMs: z.int().min(1_000).max(600_000).default(30_000),
 });
 
 /**

@@ -59,6 +59,10 @@ export const ENV_VARS: Readonly<Record<string, EnvVar>> = {
   VOAR_KEEP_ALIVE_TIMEOUT_MS: { path: ["http", "keepAliveTimeoutMs"], parse: number },
   VOAR_MAX_CONNECTIONS: { path: ["http", "maxConnections"], parse: number },
   VOAR_MAX_CONNECTIONS_PER_ADDRESS: { path: ["http", "maxConnectionsPerAddress"], parse: number },
+  VOAR_SSE_MAX_BUFFERED_BYTES: { path: ["http", "sseMaxBufferedBytes"], parse: number },
+  VOAR_SSE_STALLED_MS: { path: ["http", "sseStalledMs"], parse: number },
+  VOAR_REFUSED_KEYS_CAPACITY: { path: ["limits", "refusedKeys", "capacity"], parse: number },
+  VOAR_REFUSED_KEYS_REFILL_PER_SECOND: { path: ["limits", "refusedKeys", "refillPerSecond"], parse: number },
   VOAR_SEARCH_DEADLINE_MS: { path: ["search", "deadlineMs"], parse: number },
   VOAR_SEARCH_DEADLINE_HOLD_MS: { path: ["search", "deadlineHoldMs"], parse: number },
   VOAR_SEARCH_TTL_MS: { path: ["search", "ttlMs"], parse: number },
@@ -122,6 +126,7 @@ export const ENV_VARS: Readonly<Record<string, EnvVar>> = {
   VOAR_STORE_REDIS_SENTINEL_PASSWORD: { path: ["store", "redis", "sentinelPassword"], parse: (t) => ({ value: t }) },
   VOAR_STORE_REDIS_TLS: { path: ["store", "redis", "tls"], parse: boolean },
   VOAR_STORE_REDIS_KEY_PREFIX: { path: ["store", "redis", "keyPrefix"], parse: (t) => ({ value: t.trim() }) },
+  VOAR_STORE_REDIS_EXIT_AFTER_UNAVAILABLE_MS: { path: ["store", "redis", "exitAfterUnavailableMs"], parse: number },
 };
 
 /** What the environment says: a partial configuration, the variable behind each path, and unreadable values. */

@@ -34,6 +34,13 @@ export const RedisStoreSchema = z
     tls: z.boolean().optional(),
     /** Prefix of every key and channel: one per deployment sharing a Redis. Default `voar:`. */
     keyPrefix: z.string().min(1).max(128).optional(),
+    /**
+     * Node entry: an instance that cannot reach its Redis for this long (ms) in a row logs `store.unreachable_exit`
+     * and exits with code 75, so that its supervisor (systemd, Docker, Kubernetes) starts it afresh; while its peers
+     * are served, no instance stays 503 for good. 0: never. Default 60000 (a Redis restart or failover takes
+     * seconds).
+     */
+    exitAfterUnavailableMs: z.int().min(0).max(86_400_000).default(60_000),
   })
   .superRefine((r, ctx) => {
     const given = (["url", "cluster", "sentinels"] as const).filter((k) => r[k] !== undefined);

@@ -1,9 +1,11 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
+import { InstanceOverloaded } from "../errors/instance-overloaded.js";
 import { toErrorResponse } from "../errors/error-table.js";
 import { ExpectationFailed } from "../errors/edge-errors.js";
 import { InvalidRequest, MethodNotAllowed, type ServiceError } from "../errors/service-errors.js";
-import { rawErrorAnswer } from "./node-rejections.js";
+import { rawErrorAnswer, TARGET_OR_HOST } from "./node-rejections.js";
 
 /**
  * What the Node entry answers itself, on the raw request, before the app: liveness (`GET /health`), and the
@@ -30,19 +32,31 @@ const answerError = (res: ServerResponse, e: ServiceError): void => {
  * The request listener with the entry's own answers in front of the app's: `GET`/`HEAD /health` is answered at
  * once, in the same turn of the event loop that read the request, by no middleware, store or promise: under any
  * load a liveness probe (1-2 s timeouts) hears the process as soon as its loop reads the socket, never after the
- * work queued in the app. An HTTP/1.1 request without `Host` gets the 400 envelope naming it.
+ * work queued in the app. An HTTP/1.1 request without `Host` (`/health` too) gets the 400 envelope naming it, and a
+ * target that is no path (`OPTIONS *`, `POST *`) the 400 envelope; both close the connection.
  */
 export const nodeFront =
-  (app: (req: IncomingMessage, res: ServerResponse) => unknown) =>
+  (app: (req: IncomingMessage, res: ServerResponse) => unknown, probesOnly: (socket: Socket) => boolean = () => false) =>
   (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? "";
+    // Checked first, for /health too (as the README says): a request an HTTP/1.1 server must refuse is refused.
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+      answerError(res, new InvalidRequest([{ Campo: "Host", Mensagem: "Obrigatório em HTTP/1.1." }], NO_HOST));
+      return;
+    }
     if ((url === "/health" || url.startsWith("/health?")) && (req.method === "GET" || req.method === "HEAD")) {
       res.writeHead(200, { "Content-Type": "application/json; charset=UTF-8", "Content-Length": HEALTH.length, "Cache-Control": "no-store" });
       res.end(req.method === "HEAD" ? undefined : HEALTH);
       return;
     }
-    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
-      answerError(res, new InvalidRequest([{ Campo: "Host", Mensagem: "Obrigatório em HTTP/1.1." }], NO_HOST));
+    // A connection let in beyond the server's cap (see `connection-cap.ts`) serves the readiness probe and nothing else.
+    if (probesOnly(req.socket) && !((url === "/ready" || url.startsWith("/ready?")) && (req.method === "GET" || req.method === "HEAD"))) {
+      answerError(res, new InstanceOverloaded(1));
+      return;
+    }
+    // The asterisk form (`OPTIONS *`, `POST *`): no route of the service has it; the 400 closes the connection.
+    if (url === "*") {
+      answerError(res, new InvalidRequest([], TARGET_OR_HOST));
       return;
     }
     void app(req, res);

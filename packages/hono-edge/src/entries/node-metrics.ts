@@ -200,6 +200,7 @@ export const createPromMetrics = (options: PromMetricsOptions = {}): PromMetrics
   const fallbacks = new Counter({ name: "voar_store_fallbacks_total", help: "Work done on this instance alone because the store did not answer, by kind.", labelNames: ["kind"], registers });
   const refusals = new Counter({ name: "voar_refusals_total", help: "Requests refused by a budget, by scope (tenant rate limit, login limits).", labelNames: ["scope"], registers });
   const sse = new Gauge({ name: "voar_sse_streams_open", help: "SSE streams open now.", registers });
+  const stalls = new Counter({ name: "voar_watch_stalls_total", help: "Searches followed by streams that advanced in the store without their announcement (pub/sub lost): read on a timer and subscribed again.", registers });
   const cache = new Counter({ name: "voar_upstream_cache_lookups_total", help: "Lookups of the upstream answers' cache, by result (hit, stale, miss).", labelNames: ["result"], registers });
   // The breaker of the store starts closed; the series exists before anything happens.
   storeBreaker.set(0);
@@ -263,6 +264,7 @@ export const createPromMetrics = (options: PromMetricsOptions = {}): PromMetrics
     storeFallback: (kind) => fallbacks.inc({ kind }),
     refused: (scope) => refusals.inc({ scope }),
     sseStreams: (delta) => sse.inc(delta),
+    watchStalled: () => stalls.inc(),
     cacheLookup: (result) => cache.inc({ result }),
   };
 };

@@ -13,7 +13,7 @@ import type { Logger } from "../logging/logger.js";
 
 const FRAMING = "A requisição HTTP está malformada e não pôde ser lida: a linha de requisição, os cabeçalhos ou o enquadramento do corpo não seguem o protocolo.";
 const TARGET = "O alvo da requisição é inválido: use um caminho que comece com / (por exemplo /api/ConsultaAereo/Consultar).";
-const TARGET_OR_HOST = "O alvo da requisição ou o cabeçalho Host é inválido: envie um caminho que comece com / (por exemplo /api/ConsultaAereo/Consultar) e um Host válido.";
+export const TARGET_OR_HOST = "O alvo da requisição ou o cabeçalho Host é inválido: envie um caminho que comece com / (por exemplo /api/ConsultaAereo/Consultar) e um Host válido.";
 
 /**
  * A whole HTTP/1.1 answer for a socket that no route answers: status line, `Content-Type` and

@@ -7,7 +7,8 @@ import type { ServiceConfig } from "../config/config-schema.js";
 import { connectionsPerAddress } from "../config/edge-schema.js";
 import { throttleSummary } from "../limits/throttle-summary.js";
 import { silentLogger, type Logger } from "../logging/logger.js";
-import { capConnectionsPerAddress } from "./connection-cap.js";
+import { admitConnections, type ConnectionAdmission } from "./connection-cap.js";
+import { cutSlowReaders } from "./slow-readers.js";
 import { answerClientError, requestErrorAnswer } from "./node-rejections.js";
 import { answerNodeRefusals, nodeFront } from "./node-front.js";
 import { partsOf, WRITES_PARTED_ANSWERS, type AnswerParts } from "../http/parted-answer.js";
@@ -28,9 +29,10 @@ export interface NodeServeOptions {
  * below Node's defaults, so that slow or idle clients cannot hold connections: the headers must arrive within
  * `headersTimeoutMs` and the whole request within `requestTimeoutMs` (408 and the connection closed;
  * slow-loris), an idle keep-alive connection closes after `keepAliveTimeoutMs`, at most `maxConnections` are
- * open at once (more are closed as they arrive), and at most `maxConnectionsPerAddress` from one client
- * address (more are answered 429 and closed; see `connection-cap.ts`). Node checks the timeouts every
- * `min(headersTimeoutMs, 1 s)`.
+ * open at once, fairly: at most `maxConnectionsPerAddress` from one client address (more are answered 429 and
+ * closed), a full server closing an idle connection of the address holding the most for a new address, and room
+ * beyond the cap for `/health` and `/ready` (see `connection-cap.ts`). An SSE client that does not read is cut
+ * (`sseMaxBufferedBytes`, `sseStalledMs`; see `slow-readers.ts`). Node checks the timeouts every `min(headersTimeoutMs, 1 s)`.
  *
  * What Node refuses before the app runs is answered with the error envelope, not an empty body: 400 for a
  * request it cannot parse, whose target is no path (`POST *`) or that lacks `Host`, 431 for headers over its
@@ -44,7 +46,11 @@ export const serveNode = (options: NodeServeOptions, onListening?: (info: Addres
   const logger = options.logger ?? silentLogger;
   const rejected = throttleSummary({ logger, clock: systemClock, msg: "http.rejected", keyField: "reason", level: "info", everyMs: 60_000 });
   const capped = throttleSummary({ logger, clock: systemClock, msg: "http.connections_capped", keyField: "client", everyMs: 60_000 });
-  const listener = getRequestListener(writingPartedAnswers(options.fetch), { hostname: options.hostname, errorHandler: requestErrorAnswer(logger, rejected) });
+  const evicted = throttleSummary({ logger, clock: systemClock, msg: "http.idle_connections_closed", keyField: "client", level: "info", everyMs: 60_000 });
+  const slowReaders = cutSlowReaders({ maxBufferedBytes: http.sseMaxBufferedBytes, stalledMs: http.sseStalledMs, onCut: (client) => rejected("slow-reader", client) });
+  const listener = getRequestListener(writingPartedAnswers(options.fetch, slowReaders.watch), { hostname: options.hostname, errorHandler: requestErrorAnswer(logger, rejected) });
+  // Made once the server exists; asked at each request.
+  const admission: { current?: ConnectionAdmission } = {};
   const server: Server = createServer(
     {
       headersTimeout: http.headersTimeoutMs,
@@ -54,12 +60,17 @@ export const serveNode = (options: NodeServeOptions, onListening?: (info: Addres
       // Answered with the envelope by `nodeFront` instead of Node's bare 400.
       requireHostHeader: false,
     },
-    nodeFront(listener),
+    nodeFront(listener, (socket) => admission.current?.probesOnly(socket) === true),
   );
   answerNodeRefusals(server, rejected);
-  server.maxConnections = http.maxConnections;
   const perAddress = connectionsPerAddress(http);
-  if (perAddress < http.maxConnections) capConnectionsPerAddress(server, { max: perAddress, onRefused: (group) => capped(group, undefined, { max: perAddress }) });
+  admission.current = admitConnections(server, {
+    maxConnections: http.maxConnections,
+    perAddress,
+    onRefused: (group, reason) => capped(group, undefined, reason === "address" ? { max: perAddress } : { reason: "server full", max: http.maxConnections }),
+    onEvicted: (group) => evicted(group, undefined, { detail: "idle connections closed to make room for other addresses" }),
+  });
+  server.on("close", () => slowReaders.stop());
   server.on("clientError", answerClientError(rejected));
   // A listen queue as long as the connections the server takes (the kernel caps it at net.core.somaxconn): a burst of
   // new connections while the loop is busy waits to be accepted instead of having its SYNs dropped, which a client
@@ -93,12 +104,14 @@ const writeParts = (outgoing: ServerResponse, parts: AnswerParts, answer: Respon
  * is, no array joining them, while @hono/node-server writes every other answer. A parted answer, once written,
  * is handed to @hono/node-server as its "already sent" answer.
  */
-const writingPartedAnswers = (fetch: NodeServeOptions["fetch"]): NodeServeOptions["fetch"] => {
+const writingPartedAnswers = (fetch: NodeServeOptions["fetch"], watchStream: (outgoing: ServerResponse) => void): NodeServeOptions["fetch"] => {
   // Made into an answer without a light-`Response` cache (reading its body does that), whichever `Response` built
   // it: @hono/node-server writes a cached answer at once, and only looks for its "already sent" header otherwise.
   void RESPONSE_ALREADY_SENT.body;
   const written = (answer: Response, env: { readonly outgoing?: ServerResponse }): Response => {
     const parts = partsOf(answer);
+    // An event stream's client must read it: one that does not is cut once its unread bytes pass a bound (`slow-readers.ts`).
+    if (!parts && env.outgoing && answer.headers.get("content-type")?.startsWith("text/event-stream")) watchStream(env.outgoing);
     if (!parts || !env.outgoing) return answer;
     writeParts(env.outgoing, parts, answer);
     return RESPONSE_ALREADY_SENT;

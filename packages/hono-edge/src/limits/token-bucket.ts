@@ -98,6 +98,8 @@ export type LimitName =
   | "login-account-all-sustained"
   | "login-success"
   | "login-known"
+  // Refused credentials per client address (`limits.refusedKeys`).
+  | "refused-keys"
   // The price watches' (`alerts/`): a tenant's checks per hour, and the upstream requests their checks may spend.
   | "alert-checks"
   | "alert-budget";

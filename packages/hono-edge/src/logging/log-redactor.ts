@@ -22,6 +22,11 @@ const SECRET_SUFFIX = String.raw`password|passwd|secret|token|api[-_]?key|access
  */
 const SECRET_WORD = String.raw`pwd|pass|auth|sig|apikey|chave[-_]?\w*|senha[-_]?\w*|token[-_]?\w*`;
 
+/** Names of a password in prose (see the prose rule below). */
+const PROSE_NAME = String.raw`senha|password|passwd|pwd|palavra[-\s]passe`;
+/** The words of a phrase between a password's name and the password ("senha *do usuário é* X", "password *is* X"). */
+const PROSE_FILLER = String.raw`d[oa]s?|de|of|the|for|para|usu[aá]rio|user|conta|account|acesso|atual|nova|new|antiga|old|ag[eê]ncia|é|eh|e|is|was|era|foi|:`;
+
 /** A value: quoted (JSON, escaped JSON inside a string, or single quotes) up to its closing quote, or bare. */
 const QUOTED = String.raw`(\\?["'])[^\r\n]*?\3`;
 // A bare value ends at a space, a quote, `;` (connection strings), and at `&` or `,` only where a next
@@ -50,11 +55,14 @@ const rules: readonly (readonly [RegExp, string | ((...groups: string[]) => stri
   [/\b(bearer)(\s+)(?!\[REDACTED\])[A-Za-z0-9\-._~+/]+=*/gi, `$1$2${REDACTED}`],
   [/\b(basic)(\s+)(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![\w+/=])/gi, `$1$2${REDACTED}`],
   [/\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g, REDACTED],
+  // A password told in prose, as people and upstreams write it: "minha senha é X", "senha X", "pwd X", "Senha do
+  // usuário: X", "the password is X". The word that follows the name (after a few words of the phrase) goes.
+  [new RegExp(String.raw`\b(${PROSE_NAME})((?:\s+(?:${PROSE_FILLER}))*(?:\s*[:=]\s*|\s+))(?!\[REDACTED\])(?!(?:${PROSE_FILLER})(?:[\s:=]|$))(\\?["']?)([^\s"'<>\\;,]*[^\s"'<>\\;,.])\3`, "giu"), `$1$2$3${REDACTED}$3`],
   [/\bvoar\.[\w-]{8,}\.[\w-]{8,}/g, REDACTED],
 ];
 
 /** A cheap first look: text without any of these cannot hold a secret the rules find. */
-const MAY_HOLD = /[=:@<]|bearer|basic|eyJ|voar\./i;
+const MAY_HOLD = /[=:@<]|bearer|basic|eyJ|voar\.|senha|passw|pwd|palavra/i;
 
 /**
  * The text with every secret it holds replaced by {@link REDACTED}: values of secret-named parameters,

@@ -1,8 +1,10 @@
 import type { RedisOptions } from "ioredis";
 import { isStoreUnavailable } from "../errors/service-errors.js";
+import type { Logger } from "../logging/logger.js";
 import type { ServiceMetrics } from "../telemetry/service-metrics.js";
 import { createStoreGuard, type StoreGuard } from "./store-guard.js";
 import { clusterGuardView } from "./topology/cluster-guard-view.js";
+import { keepConnecting } from "./topology/keep-connecting.js";
 import { duplicateClient, isCluster, openClient, subscriberClient, type RedisClient } from "./topology/open-client.js";
 import type { RedisTarget, RedisTopology } from "./topology/redis-target.js";
 
@@ -21,6 +23,8 @@ export interface RedisConnectionOptions {
   readonly load?: unknown;
   /** Times every call (`voar_store_command_duration_seconds`) and follows the breaker (`voar_store_breaker_state`). */
   readonly metrics?: ServiceMetrics | undefined;
+  /** Where a client started again after it gave up is told (`store.client_restarted`). Default: nowhere. */
+  readonly logger?: Logger | undefined;
 }
 
 /** The guard with every call timed by outcome, and its breaker's state followed, in `metrics`. */
@@ -83,7 +87,10 @@ export const openRedisConnection = (redis: string | RedisTarget | RedisClient, o
   const commandTimeoutMs = o.commandTimeoutMs ?? 500;
   const given = typeof redis === "string" ? ({ kind: "single", url: redis } as const) : redis;
   const owned = "kind" in given;
-  const client = "kind" in given ? openClient(given, commandTimeoutMs) : given;
+  // A client that gave up connecting (ioredis `end`, e.g. a Sentinel failover announced mid-attempt) is started
+  // again, whoever opened it: no instance stays unavailable while its peers are served.
+  const revive = { onRevive: (times: number) => o.logger?.log({ level: "warn", msg: "store.client_restarted", attempt: times }) };
+  const client = "kind" in given ? openClient(given, commandTimeoutMs, revive) : keepConnecting(given, revive);
   const topology: RedisTopology = isCluster(client) ? "cluster" : "kind" in given ? given.kind : "single";
   // The guard's probes on a connection of their own: a PING there is answered when Redis answers it, not after
   // the replies queued on the command connection that this process has not read yet (a busy instance is not a

@@ -1,7 +1,8 @@
 import type { SearchSnapshot } from "@voar/core";
 import { applyChange, applyChanges } from "./search-change.js";
 import type { SearchChange } from "./search-change.js";
-import type { SearchRecord, SessionStore, Unwatch } from "./session-store.js";
+import { FALLBACK_MS, FeedWatch } from "./feed-watch.js";
+import type { SearchRecord, SessionStore } from "./session-store.js";
 
 /** What a {@link SearchFeed} needs. */
 export interface SearchFeedOptions {
@@ -11,6 +12,10 @@ export interface SearchFeedOptions {
   readonly latest: () => Promise<SearchSnapshot>;
   /** Called once, when the last follower left or the feed failed: the hub forgets the feed. */
   readonly onClosed: () => void;
+  /** How long the feed waits for an announcement before it reads the store anyway (`FeedWatch`). Default 2000. */
+  readonly fallbackMs?: number | undefined;
+  /** Told when the store advanced without an announcement (`stream.stalled`): the watch is made again. */
+  readonly onStall?: ((searchId: string, missed: number) => void) | undefined;
 }
 
 /** Snapshots a feed keeps for followers a few versions behind (they share most of their structure). */
@@ -33,7 +38,7 @@ export class SearchFeed {
   private history: SearchSnapshot[] = [];
   private failure: { readonly error: unknown } | undefined;
   private readonly followers = new Set<() => void>();
-  private unwatch: Unwatch | undefined;
+  private readonly watch: FeedWatch;
   private started: Promise<void> | undefined;
   private reading = false;
   private again = false;
@@ -41,7 +46,21 @@ export class SearchFeed {
   private stored: { readonly at: number; readonly record: Promise<SearchRecord | undefined> } | undefined;
   private replay: Promise<readonly SearchChange[]> | undefined;
 
-  constructor(private readonly o: SearchFeedOptions) {}
+  constructor(private readonly o: SearchFeedOptions) {
+    this.watch = new FeedWatch({
+      store: o.store,
+      searchId: o.record.id,
+      fallbackMs: o.fallbackMs ?? FALLBACK_MS,
+      notice: () => this.refresh(),
+      read: () =>
+        new Promise<number>((resolve) => {
+          const before = this.latest().version;
+          this.refresh(() => resolve(this.latest().version - before));
+        }),
+      over: () => this.closedFlag || this.latest()?.completed === true,
+      onStall: o.onStall,
+    });
+  }
 
   /** Whether the feed stopped (no follower left, or it failed): a new stream needs a new feed. */
   get closed(): boolean {
@@ -100,8 +119,9 @@ export class SearchFeed {
 
   private async start(): Promise<void> {
     // Watch before reading, so that a change between the read and the first notice still wakes the feed.
-    this.unwatch = await this.o.store.watch(this.o.record.id, () => this.refresh());
+    await this.watch.subscribe();
     this.push(await this.o.latest());
+    this.watch.arm(); // the store read on a timer when no announcement comes
     if (this.again) this.refresh(); // a notice came while the latest snapshot was read
   }
 
@@ -127,11 +147,12 @@ export class SearchFeed {
     batch(0);
   }
 
-  /** One read of what changed after the latest snapshot, however many notices came meanwhile. */
-  private refresh(): void {
+  /** One read of what changed after the latest snapshot, however many notices came meanwhile; `then` after it (not when another read runs). */
+  private refresh(then?: () => void): void {
     if (this.closedFlag) return;
     if (this.reading || this.history.length === 0) {
       this.again = true;
+      then?.();
       return;
     }
     this.reading = true;
@@ -152,6 +173,7 @@ export class SearchFeed {
       } finally {
         this.reading = false;
       }
+      then?.();
     })();
   }
 
@@ -165,28 +187,7 @@ export class SearchFeed {
   private close(): void {
     if (this.closedFlag) return;
     this.closedFlag = true;
-    this.unwatch?.();
+    this.watch.close();
     this.o.onClosed();
-  }
-}
-
-/** The feeds of an instance's searches, one per search followed by at least one stream. */
-export class SearchFeeds {
-  private readonly feeds = new Map<string, SearchFeed>();
-
-  constructor(private readonly store: SessionStore) {}
-
-  /** The open feed of a search, or a new one (`latest` reads its latest snapshot when it starts). */
-  of(record: SearchRecord, latest: () => Promise<SearchSnapshot>): SearchFeed {
-    const open = this.feeds.get(record.id);
-    if (open && !open.closed) return open;
-    const feed: SearchFeed = new SearchFeed({
-      store: this.store,
-      record,
-      latest,
-      onClosed: () => void (this.feeds.get(record.id) === feed && this.feeds.delete(record.id)),
-    });
-    this.feeds.set(record.id, feed);
-    return feed;
   }
 }

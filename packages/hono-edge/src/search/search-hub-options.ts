@@ -34,6 +34,11 @@ export interface SearchHubOptions {
   readonly admission?: Admission | undefined;
   /** Told of the searches whose TTL passed (swept on a timer, traffic or not): what else the app keeps of them can go. */
   readonly onExpired?: ((ids: ReadonlySet<string>) => void) | undefined;
+  /**
+   * How long a search followed by streams waits for its store announcement before it is read anyway (see
+   * `SearchFeed`). Default 2000.
+   */
+  readonly watchFallbackMs?: number | undefined;
   /** Counts searches started, joined, refused and ended, and each source's answers and failures. Default: none. */
   readonly metrics?: ServiceMetrics | undefined;
 }

@@ -9,7 +9,7 @@ import { SnapshotCache } from "./snapshot-cache.js";
 import { SessionCapacityReached, type OpenResult, type SearchRecord, type Unwatch } from "./session-store.js";
 import { StoreAvailability } from "./store-availability.js";
 import { watchSearch, type SearchUpdate } from "./watch-search.js";
-import { SearchFeeds } from "./search-feed.js";
+import { SearchFeeds } from "./search-feeds.js";
 import type { SearchHubOptions } from "./search-hub-options.js";
 export type { SearchHubOptions };
 /**
@@ -32,7 +32,7 @@ export class SearchHub {
   constructor(private readonly o: SearchHubOptions) {
     this.cache = new SnapshotCache({ clock: o.clock, size: o.cacheSize, ttlMs: o.ttlMs, onExpired: o.onExpired });
     this.availability = new StoreAvailability(o, this.running, () => this.cache.size);
-    this.feeds = new SearchFeeds(o.store);
+    this.feeds = new SearchFeeds(o.store, o);
     this.unwatchStore = o.store.onAvailability?.((available) => this.availability.changed(available));
   }
 

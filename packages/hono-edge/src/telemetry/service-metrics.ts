@@ -26,7 +26,7 @@ export type SearchEnd = "finished" | "deadline" | "failed";
 export type UpstreamOutcome = "ok" | "client_error" | "server_error" | "timeout" | "transport_error" | "aborted";
 
 /** Which budget refused a request: the tenant's request budget, or one of the login limits. */
-export type RefusalScope = "tenant" | "login_address" | "login_account" | "login_successes";
+export type RefusalScope = "tenant" | "login_address" | "login_account" | "login_successes" | "refused_keys";
 
 /** Where a source's answer came from: its upstream (asked now), or the answer cache (fresh, nothing asked). */
 export type AnswerOrigin = "upstream" | "cache";
@@ -92,6 +92,8 @@ export interface ServiceMetrics {
   refused(scope: RefusalScope): void;
   /** An SSE stream opened (+1) or ended (-1). */
   sseStreams(delta: 1 | -1): void;
+  /** A search followed by streams (or a calendar's days) advanced in the store without its announcement: read on a timer instead. */
+  watchStalled(): void;
   /** A lookup of the upstream answers' cache. */
   cacheLookup(result: CacheLookupResult): void;
 }
@@ -127,6 +129,7 @@ export const noopMetrics: ServiceMetrics = {
   storeFallback: () => undefined,
   refused: () => undefined,
   sseStreams: () => undefined,
+  watchStalled: () => undefined,
   cacheLookup: () => undefined,
 };
 
@@ -137,7 +140,7 @@ export const LABEL_VALUES = {
   origin: ["upstream", "cache"] satisfies readonly AnswerOrigin[],
   storeOutcome: ["ok", "unavailable", "error"] as const,
   fallback: ["rate_limit", "breaker"] as const,
-  refusalScope: ["tenant", "login_address", "login_account", "login_successes"] satisfies readonly RefusalScope[],
+  refusalScope: ["tenant", "login_address", "login_account", "login_successes", "refused_keys"] satisfies readonly RefusalScope[],
   cache: ["hit", "stale", "miss"] satisfies readonly CacheLookupResult[],
   upstreamOutcome: ["ok", "client_error", "server_error", "timeout", "transport_error", "aborted"] satisfies readonly UpstreamOutcome[],
   upstreamRoute: ["/Token", "/ConsultaAereo/Consultar"] as const,

@@ -1,5 +1,7 @@
 import { applyCalendarChange, CalendarChangeSchema, CalendarEnvelopeSchema, type CalendarEnvelope, type SearchQuery } from "@voar/core";
 import { hashText } from "../../src/http/entity-tag.js";
+import { createMemorySessionStore } from "../../src/search/memory-session-store.js";
+import type { SessionStore } from "../../src/search/session-store.js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fastSources, NOW, post, testApp } from "../support/app.js";
 import { parseSse, readStream, settle, type SseEvent } from "../support/sse.js";
@@ -107,5 +109,19 @@ describe("POST /ConsultaAereo/Calendario/Stream (SSE)", () => {
     for (const e of events) calendar = e.event === "dias" ? applyCalendarChange(calendar, CalendarChangeSchema.parse(JSON.parse(e.data!))) : (JSON.parse(e.data!) as CalendarEnvelope);
     const polled = await completedCalendar(app, first.body.Token);
     expect({ ...calendar, RequestId: "" }).toEqual({ ...polled.body, RequestId: "" });
+  });
+});
+
+describe("a calendar stream whose store never confirms nor announces anything (pub/sub lost in a failover)", () => {
+  it("still ends complete, with the same days and prices as a calendar that hears every announcement", async () => {
+    const sources = () => fastSources({ latencyMs: 2_500, batches: 2 });
+    const reference = follow(await readStream(await post(testApp({ sources: sources() }).app, STREAM, ASKED)));
+    const inner = createMemorySessionStore({ clock: { now: () => Date.now() }, maxSessions: 100, ttlMs: 600_000 });
+    const silent: SessionStore = { ...inner, watch: () => new Promise(() => undefined) };
+    const { app } = testApp({ sources: sources(), store: silent });
+    const { states } = follow(await readStream(await post(app, STREAM, ASKED)));
+    const prices = (e: CalendarEnvelope) => e.Data.map((d) => [d.Data, d.MenorValor]);
+    expect(states.at(-1)).toMatchObject({ Completed: true });
+    expect(prices(states.at(-1)!)).toEqual(prices(reference.states.at(-1)!));
   });
 });

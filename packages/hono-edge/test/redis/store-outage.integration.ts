@@ -37,8 +37,14 @@ const rates = (body: Envelope): Set<string> =>
   new Set((body["Data"] as { flights: { segments: { rateToken: string }[] }[] }[])[0]!.flights.flatMap((f) => f.segments.map((s) => s.rateToken)));
 const erro = (body: Envelope) => body["Erro"] as { Codigo: string; Retentavel: boolean } | null;
 
-/** Polls until `done` holds for an answer; bounded. */
-const pollUntil = async (app: App, token: string, done: (a: Awaited<ReturnType<typeof poll>>) => boolean, maxPolls = 150) => {
+/**
+ * How long an answer may take while Redis is down: milliseconds on an idle machine (the client is disconnected, the
+ * guard refuses at once), but CI runs this tier with both cores busy, so the bound is the documented window's.
+ */
+const OUTAGE_ANSWER_MS = 2_500;
+
+/** Polls until `done` holds for an answer; bounded (generously: a loaded machine polls slowly). */
+const pollUntil = async (app: App, token: string, done: (a: Awaited<ReturnType<typeof poll>>) => boolean, maxPolls = 300) => {
   for (let i = 0; i < maxPolls; i++) {
     const a = await poll(app, token);
     if (done(a)) return a;
@@ -49,15 +55,15 @@ const pollUntil = async (app: App, token: string, done: (a: Awaited<ReturnType<t
 
 /** Waits until `/ready` answers `status` on an instance. */
 const readyBecomes = async (app: App, status: number) => {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 300; i++) {
     if ((await app.request("/ready")).status === status) return;
     await sleep(100);
   }
   throw new Error(`/ready never answered ${status}`);
 };
 
-/** Everything an SSE response sends until it ends (or `maxMs` passes). */
-const readAll = async (res: Response, maxMs = 20_000) => {
+/** Everything an SSE response sends until it ends (or `maxMs` passes); `onData` hears of each chunk read. */
+const readAll = async (res: Response, maxMs = 30_000, onData: (text: string) => void = () => undefined) => {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let text = "";
@@ -70,6 +76,7 @@ const readAll = async (res: Response, maxMs = 20_000) => {
     }
     if (step.done) return parseSse(text);
     text += decoder.decode(step.value, { stream: true });
+    onData(text);
   }
 };
 
@@ -137,8 +144,11 @@ describe("a Redis outage, with two instances and a search running", () => {
     // An SSE client of the other instance, reading while Redis goes away.
     const stream = await b.app.request("/api/ConsultaAereo/Stream", post({ Token: token, QuantidadePorPagina: 100 }));
     expect(stream.status).toBe(200);
-    const events = readAll(stream);
-    await sleep(200);
+    // Redis goes away once the client has its first snapshot (not after a fixed pause: a loaded machine may be later).
+    let firstSnapshot: () => void = () => undefined;
+    const gotFirst = new Promise<void>((resolve) => (firstSnapshot = resolve));
+    const events = readAll(stream, 30_000, (text) => /\nid: /.test(`\n${text}`) && firstSnapshot());
+    await gotFirst;
 
     await redis.shutdown();
 
@@ -149,7 +159,7 @@ describe("a Redis outage, with two instances and a search running", () => {
       await consultar(b.app, { ...LISBON, Ida: daysAhead(51) }),
     ];
     for (const answer of during) {
-      expect(answer.ms).toBeLessThan(1_000);
+      expect(answer.ms).toBeLessThan(OUTAGE_ANSWER_MS);
       expect(answer.status).toBe(503);
       expect(erro(answer.body)).toEqual({ Codigo: "INDISPONIVEL", Retentavel: true });
       expect(answer.retryAfter).toBe("1");
@@ -157,7 +167,7 @@ describe("a Redis outage, with two instances and a search running", () => {
     for (const app of [a.app, b.app]) {
       const ready = await timed(app, "/ready");
       expect([ready.status, ready.body["status"], ready.retryAfter]).toEqual([503, "unavailable", "1"]);
-      expect(ready.ms).toBeLessThan(1_000);
+      expect(ready.ms).toBeLessThan(OUTAGE_ANSWER_MS);
       expect((await app.request("/health")).status).toBe(200); // liveness: the process is fine
     }
 
@@ -210,7 +220,7 @@ describe("a Redis outage, with two instances and a search running", () => {
     expect(logsB.records.find((r) => r.msg === "store.up")).toMatchObject({ runningSearches: 0 });
   }, 60_000);
 
-  it("under 100 clients polling both instances through the outage: no answer over 2 s, no 500, only results or retryable 503", async () => {
+  it("under 100 clients polling both instances through the outage: no answer over 5 s, no 500, only results or retryable 503", async () => {
     const { redis, a, b } = await setUp();
     const token = (await consultar(a.app, { ...LISBON, Ida: daysAhead(31) })).body["Token"] as string;
     const answers: { status: number; ms: number; codigo: string | undefined; retentavel: boolean | undefined; completed: unknown }[] = [];
@@ -226,19 +236,21 @@ describe("a Redis outage, with two instances and a search running", () => {
 
     await sleep(500);
     await redis.shutdown();
-    await sleep(1_500);
+    // The outage lasts until the clients saw it (a hundred 503s), however slowly a loaded machine polls; 15 s at most.
+    for (let i = 0; i < 150 && answers.filter((x) => x.status === 503).length < 100; i++) await sleep(100);
     const duringOutage = answers.length;
     await redis.start();
     await readyBecomes(a.app, 200);
     await readyBecomes(b.app, 200);
-    for (let i = 0; i < 100 && !answers.some((x) => x.completed === true); i++) await sleep(100);
+    for (let i = 0; i < 300 && !answers.some((x) => x.completed === true); i++) await sleep(100);
     await sleep(300);
     stop = true;
     await Promise.all(clients);
 
-    expect(answers.filter((x) => x.status === 503).length).toBeGreaterThan(100); // the outage was seen...
+    expect(answers.filter((x) => x.status === 503).length).toBeGreaterThanOrEqual(100); // the outage was seen...
     expect(answers.length).toBeGreaterThan(duringOutage); // ...and the clients went on afterwards
-    expect(Math.max(...answers.map((x) => x.ms))).toBeLessThan(2_000);
+    // No answer waits on the dead Redis: the documented window (5 s), not an idle machine's milliseconds.
+    expect(Math.max(...answers.map((x) => x.ms))).toBeLessThan(5_000);
     expect(answers.filter((x) => x.status === 500)).toEqual([]);
     expect(new Set(answers.map((x) => x.status))).toEqual(new Set([200, 503]));
     expect(answers.filter((x) => x.status === 503).every((x) => x.codigo === "INDISPONIVEL" && x.retentavel === true)).toBe(true);

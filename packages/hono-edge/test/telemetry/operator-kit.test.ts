@@ -44,6 +44,7 @@ const busyScrape = async () => {
   m.storeFallback("rate_limit");
   m.refused("tenant");
   m.sseStreams(1);
+  m.watchStalled();
   m.cacheLookup("stale");
   m.firstResult(0.8);
   m.loadShedding(true);

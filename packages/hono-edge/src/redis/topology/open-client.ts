@@ -1,5 +1,6 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from "ioredis";
 import { redisClientOptions } from "../store-guard.js";
+import { keepConnecting, type KeepConnectingOptions } from "./keep-connecting.js";
 import type { NodeAuth, RedisTarget } from "./redis-target.js";
 
 /** A client of the service's Redis: one connection (single, Sentinel), or a cluster's (one per node). */
@@ -38,10 +39,13 @@ export const clusterOptions = (target: NodeAuth, commandTimeoutMs: number, over:
 
 /**
  * Opens a client on a target with the service's settings (`redisClientOptions`: commands fail at once while
- * disconnected, reconnection in the background): a URL's Redis; a Sentinel primary (asked of the sentinels at
+ * disconnected, reconnection in the background, and a new connection when the client gave up: `keepConnecting`): a URL's Redis; a Sentinel primary (asked of the sentinels at
  * every connection, and followed at once when they announce a failover); or a cluster's nodes.
  */
-export const openClient = (target: RedisTarget, commandTimeoutMs: number): RedisClient => {
+export const openClient = (target: RedisTarget, commandTimeoutMs: number, revive?: KeepConnectingOptions): RedisClient =>
+  keepConnecting(openBare(target, commandTimeoutMs), revive);
+
+const openBare = (target: RedisTarget, commandTimeoutMs: number): RedisClient => {
   if (target.kind === "single") return new Redis(target.url, redisClientOptions(commandTimeoutMs));
   if (target.kind === "cluster") return connectEagerly(new Cluster([...target.nodes], clusterOptions(target, commandTimeoutMs)));
   return new Redis({
@@ -74,11 +78,11 @@ const connectEagerly = (cluster: Cluster): Cluster => {
  * (its own connections to every node it needs). `over.enableOfflineQueue` applies to the cluster client itself.
  */
 export const duplicateClient = (client: RedisClient, over: Partial<RedisOptions> = {}): RedisClient => {
-  if (!isCluster(client)) return client.duplicate(over);
+  if (!isCluster(client)) return keepConnecting(client.duplicate(over));
   const { enableOfflineQueue, ...node } = over;
   const base = client.options;
   const queue = enableOfflineQueue === undefined ? {} : { enableOfflineQueue };
-  return connectEagerly(client.duplicate(undefined, { ...base, ...queue, redisOptions: { ...base.redisOptions, ...node } }));
+  return keepConnecting(connectEagerly(client.duplicate(undefined, { ...base, ...queue, redisOptions: { ...base.redisOptions, ...node } })));
 };
 
 /**
@@ -87,6 +91,6 @@ export const duplicateClient = (client: RedisClient, over: Partial<RedisOptions>
  * connection that may queue its `SUBSCRIBE` while it (re)connects.
  */
 export const subscriberClient = (client: RedisClient): RedisClient => {
-  if (!isCluster(client)) return client.duplicate({ enableOfflineQueue: true });
-  return client.duplicate(undefined, { ...client.options, shardedSubscribers: true, enableOfflineQueue: true });
+  if (!isCluster(client)) return keepConnecting(client.duplicate({ enableOfflineQueue: true }));
+  return keepConnecting(client.duplicate(undefined, { ...client.options, shardedSubscribers: true, enableOfflineQueue: true }));
 };

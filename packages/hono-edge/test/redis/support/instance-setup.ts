@@ -2,6 +2,7 @@ import { createSimulator } from "@voar/testing/simulator";
 import type { Redis } from "ioredis";
 import type { RedisTarget } from "../../../src/redis/index.js";
 import { createApp } from "../../../src/app/create-app.js";
+import { priceCalendar } from "../../../src/calendar/price-calendar.js";
 import { silentLogger, type Logger } from "../../../src/logging/logger.js";
 import { createRedisSessionStore } from "../../../src/redis/index.js";
 import { countCalls } from "../../support/wire.js";
@@ -36,6 +37,6 @@ export const redisInstance = (o: {
   const config = testConfig({ search: { leaseMs: o.leaseMs ?? LEASE_MS, ...(o.deadlineMs === undefined ? {} : { deadlineMs: o.deadlineMs }) }, sse: { keepAliveMs: 1_000 } });
   const counted = countCalls(createSimulator({ latencyMs: o.latency ?? latencyMs, batches: 3 }).sources);
   const store = createRedisSessionStore({ redis: o.redis, keyPrefix: o.prefix, ttlMs: config.search.ttlMs, ...o.limits });
-  const app = createApp({ config, sources: counted.sources, store, instanceId: o.instanceId, logger: o.logger ?? silentLogger });
+  const app = createApp({ config, sources: counted.sources, store, instanceId: o.instanceId, logger: o.logger ?? silentLogger, priceCalendar: priceCalendar() });
   return { app, store, calls: counted };
 };

@@ -19,7 +19,8 @@ const cli = (port: number, ...args: string[]) => spawnSync("redis-cli", ["-p", S
 /** One redis-server process of a topology. */
 interface Node {
   readonly port: number;
-  readonly proc: ChildProcess;
+  proc: ChildProcess;
+  readonly args?: readonly string[];
 }
 
 const startServer = (args: readonly string[], cwd: string): ChildProcess => spawn("redis-server", [...args], { cwd, stdio: "ignore" });
@@ -59,6 +60,8 @@ export interface TestCluster {
   primaryOf(key: string): number;
   /** Kills the node on `port` with SIGKILL (no chance to hand anything over). */
   killNode(port: number): Promise<void>;
+  /** Starts a killed node again (it rejoins as a replica of the primary that took its slots over). */
+  restartNode(port: number): Promise<void>;
   /** Waits until every node still running says `cluster_state:ok` and no live primary lacks a replica's promotion. */
   waitHealthy(maxMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -85,7 +88,7 @@ export const startCluster = async (o: { readonly primaries?: number; readonly no
         // A replica of a dead primary tries to take over at once, however long ago it last heard from it.
         "--cluster-replica-validity-factor", "0",
       ];
-      nodes.push({ port, proc: startServer(args, dir) });
+      nodes.push({ port, proc: startServer(args, dir), args });
     }
     for (const n of nodes) await waitFor(`redis-server on ${n.port} did not answer`, () => cli(n.port, "ping").stdout.trim() === "PONG", 10_000);
     const created = spawnSync("redis-cli", ["--cluster", "create", ...nodes.map((n) => `127.0.0.1:${n.port}`), "--cluster-replicas", "1", "--cluster-yes"], { encoding: "utf8", timeout: 30_000 });
@@ -118,6 +121,12 @@ export const startCluster = async (o: { readonly primaries?: number; readonly no
     async killNode(port) {
       const node = nodes.find((n) => n.port === port);
       if (node) await kill(node.proc);
+    },
+    async restartNode(port) {
+      const node = nodes.find((n) => n.port === port);
+      if (!node || (node.proc.exitCode === null && node.proc.signalCode === null)) return; // running: nothing to restart
+      node.proc = startServer(node.args!, dir);
+      await waitFor(`redis-server on ${port} did not answer again`, () => cli(port, "ping").stdout.trim() === "PONG", 10_000);
     },
     async waitHealthy(maxMs = 20_000) {
       await waitFor(
@@ -154,6 +163,8 @@ export interface TestSentinels {
   primaryPort(): number;
   /** Kills the data node on `port` with SIGKILL. */
   killNode(port: number): Promise<void>;
+  /** Starts the killed data node on `port` again, as a replica of the primary the sentinels name, and waits until it is in sync and every sentinel counts it. */
+  restartNode(port: number): Promise<void>;
   /** The replica's port (as started). */
   readonly replicaPort: number;
   /** Freezes (SIGSTOP) or thaws (SIGCONT) the data node on `port`. */
@@ -227,6 +238,26 @@ export const startSentinels = async (o: { readonly downAfterMs?: number } = {}):
     async killNode(port) {
       const p = procs.find((x) => x.port === port);
       if (p) await kill(p.proc);
+    },
+    async restartNode(port) {
+      const p = procs.find((x) => x.port === port);
+      if (!p || (p.proc.exitCode === null && p.proc.signalCode === null)) return;
+      const primary = primaryPort();
+      (p as { proc: ChildProcess }).proc = startServer(["--port", String(port), "--replicaof", "127.0.0.1", String(primary), ...data], dir);
+      await waitFor(`the restarted node ${port} did not sync`, () => cli(port, "info", "replication").stdout.includes("master_link_status:up"), 15_000);
+      await waitFor(
+        "the sentinels did not count the restarted replica",
+        () =>
+          sentinelPorts.every((sp) => {
+            const lines = cli(sp, "sentinel", "replicas", name).stdout.split("\n").map((l) => l.trim());
+            // Each replica: a block of field/value lines; the restarted one listed, and not down.
+            const at = lines.findIndex((l, i) => l === "port" && lines[i + 1] === String(port));
+            if (at < 0) return false;
+            const flags = lines[lines.indexOf("flags", at) + 1] ?? "";
+            return flags === "slave";
+          }),
+        20_000,
+      );
     },
     replicaPort,
     freezeNode(port, frozen) {
