@@ -17,7 +17,7 @@ import { jsonLinesLogger } from "../../src/logging/logger.js";
 import { SyncContextManager } from "../../src/telemetry/sync-context-manager.js";
 import { upstreamSourcesFor, type UpstreamAdapter } from "../../src/sources/upstream-sources.js";
 import { ADMIN_KEY, AGENCY, consultar, NOW, testConfig } from "../support/app.js";
-import { parseScrape, sampleOf } from "../support/prometheus.js";
+import { parseScrape, sampleOf, totalOf } from "../support/prometheus.js";
 
 const UPSTREAM = "http://fake-upstream.test/api";
 const ACCOUNT = { username: "agencia", password: "segredo-da-agencia" };
@@ -49,11 +49,12 @@ interface Seen {
 }
 
 /** Our service (LATAM, GOL, Azul through the fetch adapter) in front of a fake upstream, with prom-client metrics and JSON log lines kept. */
-const proxy = (faults: readonly FaultRule[] = []) => {
+const proxy = (faults: readonly FaultRule[] = [], loginFaults: readonly FaultRule[] = []) => {
   const upstream: FakeUpstream = createFakeUpstream({
     backend: liveBackend({ sources: createSimulator({ latencyMs: 400, batches: 2 }).sources }),
     auth: { accounts: [ACCOUNT] },
     faults,
+    loginFaults,
   });
   const seen: Seen[] = [];
   const fetch: typeof upstream.fetch = (input, init) => {
@@ -181,10 +182,16 @@ describe("metrics of searches through the upstream", () => {
       expect(sampleOf(m, "voar_source_offers_total", { source }), f.Nome).toBe(f.Itens);
       expect(sampleOf(m, "voar_source_answer_duration_seconds", { source }), f.Nome).toBe(1);
     }
-    // Every exchange with the upstream, by route and outcome, as many as it received.
-    const searches = sampleOf(m, "voar_upstream_requests_total", { route: "/ConsultaAereo/Consultar", outcome: "ok" });
-    expect(searches).toBe(p.upstream.stats.searches);
-    expect(sampleOf(m, "voar_upstream_requests_total", { route: "/Token", outcome: "ok" })).toBe(p.upstream.stats.logins);
+    // Every exchange with the upstream, by route and outcome, as many as it received; each airline's search counted
+    // under its source (which airline costs what), the login under upstream:login, nothing under other.
+    expect(totalOf(m, "voar_upstream_requests_total", { route: "/ConsultaAereo/Consultar", outcome: "ok" })).toBe(p.upstream.stats.searches);
+    for (const source of Object.values(ids)) expect(sampleOf(m, "voar_upstream_requests_total", { route: "/ConsultaAereo/Consultar", outcome: "ok", source }), source).toBeGreaterThanOrEqual(1);
+    expect(sampleOf(m, "voar_upstream_requests_total", { route: "/Token", outcome: "ok", source: "upstream:login" })).toBe(p.upstream.stats.logins);
+    expect(totalOf(m, "voar_upstream_requests_total", { source: "other" })).toBe(0);
+    const labelled = new Set(m.get("voar_upstream_requests_total")!.samples.map((s) => s.labels["source"]));
+    expect([...labelled].sort()).toEqual(["other", "upstream:azul", "upstream:gol", "upstream:latam", "upstream:login"]);
+    expect(sampleOf(m, "voar_upstream_login_state")).toBe(0);
+    expect(sampleOf(m, "voar_source_breaker_state", { source: "upstream:login" })).toBe(0);
     p.close();
   });
 
@@ -201,8 +208,35 @@ describe("metrics of searches through the upstream", () => {
       expect(sampleOf(m, "voar_source_breaker_state", { source }), source).toBe(1);
     }
     expect(sampleOf(m, "voar_searches_failed_total")).toBe(1);
-    expect(sampleOf(m, "voar_upstream_requests_total", { route: "/ConsultaAereo/Consultar", outcome: "server_error" })).toBe(p.upstream.stats.searches);
+    expect(totalOf(m, "voar_upstream_requests_total", { route: "/ConsultaAereo/Consultar", outcome: "server_error" })).toBe(p.upstream.stats.searches);
     p.close();
+  });
+
+  it("count an upstream 429 as rate_limited (not a client error), by airline", async () => {
+    const p = proxy([{ at: 1, through: 2, fault: { kind: "rate-limit", retryAfterS: 1 } }]);
+    await searchToEnd(p.app);
+    const m = await p.scrape();
+    expect(totalOf(m, "voar_upstream_requests_total", { route: "/ConsultaAereo/Consultar", outcome: "rate_limited" })).toBe(2);
+    expect(totalOf(m, "voar_upstream_requests_total", { outcome: "client_error" })).toBe(0);
+    expect(totalOf(m, "voar_upstream_requests_total", { route: "/ConsultaAereo/Consultar", outcome: "ok" })).toBe(p.upstream.stats.searches - 2);
+    p.close();
+  });
+
+  it("show the login failing (its breaker open) and the credentials refused (invalid_grant)", async () => {
+    const failing = proxy([], [{ at: 1, through: "end", fault: { kind: "status", status: 500 } }]);
+    await searchToEnd(failing.app);
+    const f = await failing.scrape();
+    expect(sampleOf(f, "voar_upstream_login_state")).toBe(1);
+    expect(sampleOf(f, "voar_source_breaker_state", { source: "upstream:login" })).toBeGreaterThanOrEqual(1);
+    expect(sampleOf(f, "voar_upstream_requests_total", { route: "/Token", outcome: "server_error", source: "upstream:login" })).toBe(failing.upstream.stats.logins);
+    failing.close();
+
+    const refused = proxy([], [{ at: 1, through: "end", fault: { kind: "invalid-grant" } }]);
+    await searchToEnd(refused.app);
+    const r = await refused.scrape();
+    expect(sampleOf(r, "voar_upstream_login_state")).toBe(2);
+    expect(sampleOf(r, "voar_upstream_requests_total", { route: "/Token", outcome: "client_error", source: "upstream:login" })).toBe(1);
+    refused.close();
   });
 
   it("GET /metrics needs an admin key; labels never hold a path's ids", async () => {

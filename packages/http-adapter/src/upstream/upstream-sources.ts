@@ -13,13 +13,13 @@ import type { PaceState } from "./upstream-pace.js";
 import { UpstreamRun, WHOLE } from "./upstream-run.js";
 import { protectedTransport, searchBudgets, type SearchBudgets } from "./source-breaker.js";
 
-/** The context one search of source `id` runs with: its requests through the source's breaker and the search's budget. */
+/** The context one search of source `id` runs with: its requests through the source's breaker and the search's budget, counted under `id`. */
 const guarded = (ctx: UpstreamContext, id: string, query: SearchQuery, budgets: SearchBudgets | undefined): UpstreamContext => {
   const transport = protectedTransport(ctx.protection, ctx.transport, id, query, budgets);
-  if (transport === ctx.transport) return ctx;
-  // A login the search needs is one of its requests too.
+  // Its requests are counted under the source (or run) id; a login the search needs is one of its requests too.
+  if (transport === ctx.transport) return { ...ctx, sourceId: id };
   const charge = budgets && (() => budgets.charge(query, Date.now()));
-  return { ...ctx, transport, charge };
+  return { ...ctx, transport, charge, sourceId: id };
 };
 
 /** The route and market of a query: what its learned times and yields are kept for. */
