@@ -16,7 +16,9 @@ import { createPromMetrics, type PromMetrics } from "../../src/entries/node-metr
 import { jsonLinesLogger } from "../../src/logging/logger.js";
 import { SyncContextManager } from "../../src/telemetry/sync-context-manager.js";
 import { upstreamSourcesFor, type UpstreamAdapter } from "../../src/sources/upstream-sources.js";
-import { ADMIN_KEY, AGENCY, consultar, NOW, testConfig } from "../support/app.js";
+import { ADMIN_KEY, AGENCY, consultar, NOW, OTHER_KEY, testConfig } from "../support/app.js";
+import { systemClock } from "../../src/clock.js";
+import { cachedUpstreamSources } from "../../src/sources/cached-upstream.js";
 import { parseScrape, sampleOf, totalOf } from "../support/prometheus.js";
 
 const UPSTREAM = "http://fake-upstream.test/api";
@@ -49,7 +51,7 @@ interface Seen {
 }
 
 /** Our service (LATAM, GOL, Azul through the fetch adapter) in front of a fake upstream, with prom-client metrics and JSON log lines kept. */
-const proxy = (faults: readonly FaultRule[] = [], loginFaults: readonly FaultRule[] = []) => {
+const proxy = (faults: readonly FaultRule[] = [], loginFaults: readonly FaultRule[] = [], cached = false) => {
   const upstream: FakeUpstream = createFakeUpstream({
     backend: liveBackend({ sources: createSimulator({ latencyMs: 400, batches: 2 }).sources }),
     auth: { accounts: [ACCOUNT] },
@@ -70,7 +72,9 @@ const proxy = (faults: readonly FaultRule[] = [], loginFaults: readonly FaultRul
   const sources = upstreamSourcesFor(config.upstream!, adapter, { metrics });
   const lines: Record<string, unknown>[] = [];
   const logger = jsonLinesLogger((line) => lines.push(JSON.parse(line) as Record<string, unknown>));
-  const app = createApp({ config, sources: sources.sources, logger, metrics, metricsExposition: metrics });
+  // With the answer cache shared by the tenants, as voar-server runs the upstream's sources.
+  const served = cached ? cachedUpstreamSources(sources.sources, config.upstream!, { clock: systemClock }).sources : sources.sources;
+  const app = createApp({ config, sources: served, logger, metrics, metricsExposition: metrics });
   const scrape = async () => {
     const res = await app.request("/metrics", { headers: { "X-Admin-Key": ADMIN_KEY } });
     expect(res.status).toBe(200);
@@ -80,12 +84,13 @@ const proxy = (faults: readonly FaultRule[] = [], loginFaults: readonly FaultRul
 };
 
 /** Sends the query (with the client's `traceparent`), then polls by Token every second until Completed. */
-const searchToEnd = async (app: ReturnType<typeof createApp>) => {
-  const first = await consultar(app, QUERY, { traceparent: `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01` });
+const searchToEnd = async (app: ReturnType<typeof createApp>, key?: string) => {
+  const auth: Record<string, string> = key === undefined ? {} : { Authorization: `Bearer ${key}` };
+  const first = await consultar(app, QUERY, { traceparent: `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01`, ...auth });
   let last = first;
   for (let i = 0; i < 120 && !last.body.Completed; i++) {
     await vi.advanceTimersByTimeAsync(1_000);
-    last = await consultar(app, { Token: first.body.Token });
+    last = await consultar(app, { Token: first.body.Token }, auth);
   }
   expect(last.body.Completed).toBe(true);
   return last;
@@ -209,6 +214,20 @@ describe("metrics of searches through the upstream", () => {
     }
     expect(sampleOf(m, "voar_searches_failed_total")).toBe(1);
     expect(totalOf(m, "voar_upstream_requests_total", { route: "/ConsultaAereo/Consultar", outcome: "server_error" })).toBe(p.upstream.stats.searches);
+    p.close();
+  });
+
+  it("count the answers a second agency got from the answer cache as origin cache, asking the upstream nothing", async () => {
+    const p = proxy([], [], true);
+    await searchToEnd(p.app);
+    const asked = p.upstream.stats.searches;
+    await searchToEnd(p.app, OTHER_KEY);
+    const m = await p.scrape();
+    expect(p.upstream.stats.searches).toBe(asked);
+    for (const source of ["upstream:latam", "upstream:gol", "upstream:azul"]) {
+      expect(sampleOf(m, "voar_source_answer_duration_seconds", { source, origin: "upstream" }), source).toBe(1);
+      expect(sampleOf(m, "voar_source_answer_duration_seconds", { source, origin: "cache" }), source).toBe(1);
+    }
     p.close();
   });
 
