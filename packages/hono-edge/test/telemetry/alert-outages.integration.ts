@@ -61,7 +61,7 @@ interface Outage {
   readonly before?: () => Promise<Readonly<Record<string, string>>>;
   readonly inject: (s: Stage) => void | Promise<void>;
   readonly heal: (s: Stage) => void | Promise<void>;
-  /** Alert name → the most it may take to fire from the fault, in production seconds. */
+  /** Alert name → the most it may take to fire from the fault, in test seconds (the scaled rule's time, and what the fault needs in real time: failures to open a breaker, a restart, 12 s answers). */
   readonly fires: Readonly<Record<string, number>>;
 }
 
@@ -76,7 +76,7 @@ const OUTAGES: readonly Outage[] = [
     name: "consultar-500",
     inject: (s) => void s.faults.push(forever({ kind: "status", status: 500 })),
     heal: (s) => void s.faults.splice(0),
-    fires: { VoarUpstreamBreakerOpen: 300, VoarSourceFailing: 300, VoarSearchesFailing: 300, VoarErrorRatio: 300 },
+    fires: { VoarUpstreamBreakerOpen: 30, VoarSourceFailing: 30, VoarSearchesFailing: 30, VoarErrorRatio: 30 },
   },
   {
     // One airline (GOL, asked alone: the fan-out strategy) answers 500; the others answer: a partial outage.
@@ -84,7 +84,7 @@ const OUTAGES: readonly Outage[] = [
     env: { VOAR_UPSTREAM_STRATEGY: "fan-out" },
     inject: (s) => void (s.failingAirline = 2),
     heal: (s) => void (s.failingAirline = undefined),
-    fires: { VoarSourceFailing: 300, VoarUpstreamBreakerOpen: 300 },
+    fires: { VoarSourceFailing: 30, VoarUpstreamBreakerOpen: 40 },
   },
   {
     // `/Token` answers 500, and the token the instance held is revoked: no search gets a token (they answer 502).
@@ -94,7 +94,7 @@ const OUTAGES: readonly Outage[] = [
       s.revokeTokens();
     },
     heal: (s) => void s.loginFaults.splice(0),
-    fires: { VoarUpstreamLoginFailing: 240, VoarSearchesFailing: 300 },
+    fires: { VoarUpstreamLoginFailing: 30, VoarSearchesFailing: 30 },
   },
   {
     // The account's credentials refused (`invalid_grant`): fixed by the operator, who restarts the instance.
@@ -107,7 +107,7 @@ const OUTAGES: readonly Outage[] = [
       s.loginFaults.splice(0);
       await s.restart();
     },
-    fires: { VoarUpstreamCredentialsRefused: 120 },
+    fires: { VoarUpstreamCredentialsRefused: 50 },
   },
   {
     // The upstream answers every request in 12 s: slower than the plain client's 10 s pace.
@@ -115,7 +115,7 @@ const OUTAGES: readonly Outage[] = [
     env: { VOAR_UPSTREAM_STRATEGY: "fan-out" },
     inject: (s) => void s.faults.push(forever({ kind: "slow", delayMs: 12_000 })),
     heal: (s) => void s.faults.splice(0),
-    fires: { VoarUpstreamSlow: 900 },
+    fires: { VoarUpstreamSlow: 50 },
   },
   {
     // Redis frozen (SIGSTOP): its probes go unanswered.
@@ -128,7 +128,7 @@ const OUTAGES: readonly Outage[] = [
     },
     inject: () => redis!.pause(),
     heal: () => redis!.resume(),
-    fires: { VoarStoreDown: 180 },
+    fires: { VoarStoreDown: 30 },
   },
   {
     // The trace collector takes connections and never answers: the tracer's queue (4 spans here) fills up.
@@ -144,7 +144,7 @@ const OUTAGES: readonly Outage[] = [
     },
     inject: () => void (collector!.answer = false),
     heal: () => void (collector!.answer = true),
-    fires: { VoarTraceSpansDropped: 600 },
+    fires: { VoarTraceSpansDropped: 30 },
   },
 ];
 
@@ -298,13 +298,17 @@ const run = async (o: Outage): Promise<Seen> => {
 
   const endS = Date.now() / 1_000;
   const recorded: { series: string; values: string }[] = [];
+  const [from, to] = [Math.ceil(startS), Math.floor(endS)];
   for (const name of RECORDED) {
-    for (const r of await prometheus.range(name, Math.ceil(startS), Math.floor(endS), 1)) {
+    for (const r of await prometheus.range(name, from, to, 1)) {
       const { __name__, instance: _i, job: _j, ...labels } = r.metric;
       const sel = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
       // A series at zero all along (an outcome, a status that never came) tells the rules nothing.
       if (r.values.every(([, v]) => Number(v) === 0)) continue;
-      recorded.push({ series: `${__name__}{${[`instance="${o.name}"`, ...sel].join(", ")}}`, values: compact(r.values.map(([, v]) => Number(v))) });
+      // One sample a second from the run's start, missing (`_`) while the instance was not scraped (a restart).
+      const at = new Map(r.values.map(([t, v]) => [Math.round(t), Number(v)]));
+      const values = Array.from({ length: to - from + 1 }, (_, i) => at.get(from + i));
+      recorded.push({ series: `${__name__}{${[`instance="${o.name}"`, ...sel].join(", ")}}`, values: compact(values) });
     }
   }
   await prometheus.stop();
@@ -312,12 +316,19 @@ const run = async (o: Outage): Promise<Seen> => {
 };
 
 /** Samples in promtool's notation, runs of a constant step written `a+bxN` (`a` then N more, each `b` apart). */
-const compact = (values: readonly number[]): string => {
+const compact = (values: readonly (number | undefined)[]): string => {
   const out: string[] = [];
   for (let i = 0; i < values.length; ) {
-    const step = i + 1 < values.length ? values[i + 1]! - values[i]! : 0;
+    if (values[i] === undefined) {
+      let n = 0;
+      while (values[i + n + 1] === undefined && i + n + 1 < values.length) n++;
+      out.push(n === 0 ? "_" : `_x${n}`);
+      i += n + 1;
+      continue;
+    }
+    const step = values[i + 1] !== undefined ? values[i + 1]! - values[i]! : 0;
     let n = 0;
-    while (i + n + 1 < values.length && Math.abs(values[i + n + 1]! - values[i + n]! - step) < 1e-9) n++;
+    while (i + n + 1 < values.length && values[i + n + 1] !== undefined && Math.abs(values[i + n + 1]! - values[i + n]! - step) < 1e-9) n++;
     const v = Number(values[i]!.toPrecision(6));
     out.push(n === 0 ? String(v) : `${v}${step < 0 ? "" : "+"}${Number(step.toPrecision(6))}x${n}`);
     i += n + 1;
@@ -331,8 +342,8 @@ describe.skipIf(!prometheusTools)("every outage raises its alert on a real Prome
   it("each fault: fired within its time, resolved after", async () => {
     results = await Promise.all(OUTAGES.map(run));
     for (const r of results) {
-      // The table of the operations docs (docs/deploy/observability.md) is these figures, times 30.
-      console.log(`${r.outage}: fired ${JSON.stringify(r.fired)} resolved ${JSON.stringify(r.resolved)} (test seconds; ×${SCALE} in production)`);
+      // The table of the operations docs (docs/deploy/observability.md) shows these figures.
+      console.log(`${r.outage}: fired ${JSON.stringify(r.fired)} resolved ${JSON.stringify(r.resolved)} (test seconds, rules ×1/${SCALE})`);
     }
     await writeFile(path.join(tmpdir(), "voar-alert-outages.json"), JSON.stringify(results.map(({ recorded: _r, ...r }) => r), null, 1));
     const file = process.env["VOAR_RECORD_ALERT_SERIES"];
@@ -341,7 +352,7 @@ describe.skipIf(!prometheusTools)("every outage raises its alert on a real Prome
     for (const o of OUTAGES) {
       const r = results.find((x) => x.outage === o.name)!;
       for (const [alert, within] of Object.entries(o.fires)) {
-        expect([o.name, alert, r.fired[alert] !== undefined && r.fired[alert]! * SCALE <= within]).toEqual([o.name, alert, true]);
+        expect([o.name, alert, r.fired[alert] !== undefined && r.fired[alert]! <= within]).toEqual([o.name, alert, true]);
         expect([o.name, alert, "resolved", r.resolved[alert] !== undefined]).toEqual([o.name, alert, "resolved", true]);
       }
     }
