@@ -154,6 +154,32 @@ describe("traces: request → search → source attempt → upstream call", () =
     p.close();
   });
 
+  it.each([
+    ["through the answer cache's shared run", true],
+    ["through the adapter's shared upstream search", false],
+  ])("a search that joins an upstream search in flight (another agency's) links to the span its upstream requests are under: %s", async (_, cached) => {
+    const p = proxy([], [], cached);
+    const first = await consultar(p.app, QUERY);
+    await vi.advanceTimersByTimeAsync(100);
+    const asked = p.upstream.stats.searches;
+    await searchToEnd(p.app, OTHER_KEY);
+    expect(p.upstream.stats.searches).toBeGreaterThanOrEqual(asked);
+    await consultar(p.app, { Token: first.body.Token });
+    const attempts = named(exporter.getFinishedSpans(), "voar.source").filter((s) => String(s.attributes["voar.source.id"]).startsWith("upstream:"));
+    const requests = exporter.getFinishedSpans().filter((s) => s.name === "POST /ConsultaAereo/Consultar");
+    // Each airline: the first agency's attempt has the upstream requests; the second's links to it.
+    for (const id of ["upstream:latam", "upstream:gol", "upstream:azul"]) {
+      const mine = attempts.filter((a) => a.attributes["voar.source.id"] === id);
+      const joined = mine.filter((a) => a.links.length > 0);
+      expect(joined, id).toHaveLength(1);
+      const starter = joined[0]!.links[0]!.context.spanId;
+      expect(joined[0]!.links[0]!.attributes?.["voar.link"]).toBe("shared-upstream-search");
+      expect(requests.some((r) => parentOf(r) === starter), id).toBe(true);
+      expect(requests.some((r) => parentOf(r) === joined[0]!.spanContext().spanId), id).toBe(false);
+    }
+    p.close();
+  });
+
   it("a request without traceparent starts a trace of its own", async () => {
     const p = proxy();
     const res = await p.app.request("/health");

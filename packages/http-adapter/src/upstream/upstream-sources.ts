@@ -3,7 +3,7 @@
  * per airline, so the engine shows each airline's progress and the fastest airline's flights come first:
  * following one all-airlines upstream search (the default) or one single-airline upstream search each.
  */
-import { context } from "@opentelemetry/api";
+import { context, trace } from "@opentelemetry/api";
 import { AIRLINES, airlineById, queryKey, type Offer, type SearchQuery, type SearchSource } from "@voar/core";
 import type { AuthSession } from "./auth-session.js";
 import type { Place } from "./learned-pacing.js";
@@ -59,6 +59,11 @@ class Runs {
         onEnd: () => void (this.running.get(key) === started && this.running.delete(key)),
       });
       this.running.set(key, (run = started));
+    } else {
+      // A search joining the run in flight has no upstream span of its own: its attempt's span links to the run's.
+      const theirs = trace.getSpanContext(run.trace);
+      const span = trace.getActiveSpan();
+      if (theirs && span && span.spanContext().spanId !== theirs.spanId) span.addLink({ context: theirs, attributes: { "voar.link": "shared-upstream-search" } });
     }
     return run;
   }
