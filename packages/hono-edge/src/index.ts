@@ -65,6 +65,7 @@ export {
   type RefusalScope,
   type SearchEnd,
   type SearchRefusal,
+  type UpstreamLoginState,
   type UpstreamOutcome,
 } from "./telemetry/service-metrics.js";
 export { SyncContextManager } from "./telemetry/sync-context-manager.js";

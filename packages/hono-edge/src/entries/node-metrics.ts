@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import { Counter, Gauge, Histogram, Registry, type Metric } from "prom-client";
-import { LABEL_VALUES, type BreakerState, type KnownLabels, type ServiceMetrics } from "../telemetry/service-metrics.js";
+import { LABEL_VALUES, type BreakerState, type KnownLabels, type ServiceMetrics, type UpstreamLoginState } from "../telemetry/service-metrics.js";
 
 /** A registry filled by the service, and its text. */
 export interface PromMetrics extends ServiceMetrics {
@@ -35,6 +35,9 @@ const UPSTREAM_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const STORE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
 
 const BREAKER: Readonly<Record<BreakerState, number>> = { closed: 0, open: 1, "half-open": 2 };
+const LOGIN: Readonly<Record<UpstreamLoginState, number>> = { ok: 0, failing: 1, refused: 2 };
+/** The `source` of an upstream request whose id was not declared (`prepareUpstream`): the label stays bounded. */
+const OTHER_SOURCE = "other";
 
 /**
  * `prom-client`'s default metrics but its GC one: `collectDefaultMetrics` also observes every garbage
@@ -178,8 +181,18 @@ export const createPromMetrics = (options: PromMetricsOptions = {}): PromMetrics
   });
   const shedding = new Gauge({ name: "voar_load_shedding", help: "1 while admission control refuses new work for the instance's load, else 0.", registers });
   const traceExports = new Counter({ name: "voar_trace_export_spans_total", help: "Spans handed to the trace exporter, by outcome (success, failure: dropped).", labelNames: ["outcome"], registers });
+  const spansDropped = new Counter({ name: "voar_trace_spans_dropped_total", help: "Spans dropped before any export: the tracer's queue was full (the collector slower than the spans came, or unreachable).", registers });
   new Gauge({ name: "voar_build_info", help: "1, labelled with the service's version and the Node version it runs on.", labelNames: ["version", "node"], registers }).set({ version: packageVersion(), node: process.versions.node }, 1);
-  const upstream = new Counter({ name: "voar_upstream_requests_total", help: "HTTP exchanges with the upstream, by route and outcome.", labelNames: ["route", "outcome"], registers });
+  const upstream = new Counter({
+    name: "voar_upstream_requests_total",
+    help: "HTTP exchanges with the upstream, by route, outcome (ok, rate_limited, client_error, server_error, timeout, transport_error, aborted) and source (an airline's source, upstream:all, upstream:otas, upstream:login; other).",
+    labelNames: ["route", "outcome", "source"],
+    registers,
+  });
+  // The ids the upstream's requests are counted under (`prepareUpstream`); until declared, every id is kept as said.
+  let upstreamSources: ReadonlySet<string> | undefined;
+  let readLogin: () => UpstreamLoginState = () => "ok";
+  new Gauge({ name: "voar_upstream_login_state", help: "The upstream's logins: 0 ok, 1 failing (/Token fails as an unavailable service does), 2 refused (the credentials: invalid_grant).", registers, collect() { this.set(LOGIN[readLogin()]); } });
   const upstreamSeconds = new Histogram({ name: "voar_upstream_request_duration_seconds", help: "Duration of an HTTP exchange with the upstream, by route.", labelNames: ["route"], buckets: UPSTREAM_BUCKETS, registers });
   let readPace: () => { readonly answerSeconds: number | undefined; readonly slow: boolean } = () => ({ answerSeconds: undefined, slow: false });
   new Gauge({
@@ -212,10 +225,8 @@ export const createPromMetrics = (options: PromMetricsOptions = {}): PromMetrics
   for (const scope of LABEL_VALUES.refusalScope) refusals.inc({ scope }, 0);
   for (const result of LABEL_VALUES.cache) cache.inc({ result }, 0);
   for (const outcome of LABEL_VALUES.traceExport) traceExports.inc({ outcome }, 0);
-  for (const route of LABEL_VALUES.upstreamRoute) {
-    upstreamSeconds.zero({ route });
-    for (const outcome of LABEL_VALUES.upstreamOutcome) upstream.inc({ route, outcome }, 0);
-  }
+  for (const route of LABEL_VALUES.upstreamRoute) upstreamSeconds.zero({ route });
+  spansDropped.inc(0);
 
   return {
     registry,
@@ -248,10 +259,21 @@ export const createPromMetrics = (options: PromMetricsOptions = {}): PromMetrics
     },
     sourceFailed: (source, error, final) => sourceFailures.inc({ source, error, final: final ? "true" : "false" }),
     sourceBreakerState: (source, state) => void breakers.set(source, { state, at: Date.now() }),
-    upstreamRequest(route, outcome, seconds) {
-      upstream.inc({ route, outcome });
+    prepareUpstream(sources) {
+      upstreamSources = new Set([...sources, OTHER_SOURCE]);
+      for (const source of upstreamSources) {
+        for (const route of LABEL_VALUES.upstreamRoute) for (const outcome of LABEL_VALUES.upstreamOutcome) upstream.inc({ route, outcome, source }, 0);
+        if (source !== OTHER_SOURCE && !breakers.has(source)) breakers.set(source, { state: "closed", at: Date.now() });
+      }
+    },
+    upstreamRequest(route, outcome, seconds, source = OTHER_SOURCE) {
+      upstream.inc({ route, outcome, source: upstreamSources === undefined || upstreamSources.has(source) ? source : OTHER_SOURCE });
       upstreamSeconds.observe({ route }, seconds);
     },
+    upstreamLogin(read) {
+      readLogin = read;
+    },
+    spansDropped: (spans) => spansDropped.inc(spans),
     upstreamPace(read) {
       readPace = read;
     },

@@ -3,6 +3,7 @@
  * replayed to a late follower, then each new one as it comes. It is how identical queries of different
  * tenants (and a refresh) cost one upstream search instead of one each.
  */
+import { trace, type Context } from "@opentelemetry/api";
 import type { Offer } from "@voar/core";
 
 /** A source run shared by its followers. */
@@ -20,7 +21,21 @@ export class AnswerFlight {
    * @param background A refresh nobody waits for: it runs to its end when its followers leave, so the
    *   cache gets the fresh answer. Otherwise the run stops when its last follower leaves.
    */
-  constructor(readonly background: boolean) {}
+  constructor(
+    readonly background: boolean,
+    /** The trace context of the source attempt that started the run: its upstream requests are spans of it. */
+    readonly started: Context,
+  ) {}
+
+  /**
+   * A search joining the run from its own trace (`joiner`): its span links to the span of the attempt that started
+   * the run, where the run's upstream requests are, so a trace of the joining search leads to them.
+   */
+  joinedFrom(joiner: Context): void {
+    const theirs = trace.getSpanContext(this.started);
+    const span = trace.getSpan(joiner);
+    if (theirs && span && span.spanContext().spanId !== theirs.spanId) span.addLink({ context: theirs, attributes: { "voar.link": "shared-upstream-search" } });
+  }
 
   /** Tells the followers something happened (a batch, the end). */
   changed(): void {

@@ -73,7 +73,7 @@ export const createAnswerCache = (o: AnswerCacheOptions): AnswerCache => {
   // A run belongs to the trace of the search that started it (its source attempt): the source's first step
   // runs in that context, so the run's upstream requests are spans of that attempt and carry its traceparent.
   const fly = (key: string, source: SearchSource, query: SearchQuery, background: boolean, trace: Context): AnswerFlight => {
-    const flight = new AnswerFlight(background);
+    const flight = new AnswerFlight(background, trace);
     flights.set(key, flight);
     void context.with(trace, async () => {
       const latest = new Map<string, Offer>();
@@ -132,7 +132,10 @@ export const createAnswerCache = (o: AnswerCacheOptions): AnswerCache => {
       o.onCacheLookup?.(stale ? "stale" : "miss", source.id);
       // Another search may have started the run while this one looked up the store. A refresh starts
       // before the stale offers go out: the search may stop right after them.
-      const flight = flights.get(key) ?? fly(key, source, query, stale, trace);
+      const joined = flights.get(key);
+      // A search that joins a run already in flight has no upstream span of its own: its span links to the run's.
+      joined?.joinedFrom(trace);
+      const flight = joined ?? fly(key, source, query, stale, trace);
       if (stale) yield cached.offers;
       yield* flight.follow(signal);
     };

@@ -99,6 +99,11 @@ const worst = (a: LoginState | undefined, b: LoginState | undefined): LoginState
   return rank[y.state] > rank[x.state] ? y : x;
 };
 
+/** Id under which the shared all-airlines upstream search (`strategy: "one-search"`) runs: its breaker and its requests. */
+export const UPSTREAM_ALL_RUN_ID = "upstream:all";
+/** Id of the upstream's logins (`POST /Token`): their breaker and their requests (the adapter's `LOGIN_BREAKER`). */
+export const UPSTREAM_LOGIN_ID = "upstream:login";
+
 /** Id of the source that asks the upstream's own OTA comparison (Companhia 1300) for Mode B. */
 export const UPSTREAM_OTAS_SOURCE_ID = "upstream:otas";
 
@@ -123,8 +128,8 @@ export const upstreamSourcesFor = (upstream: UpstreamConfig, adapter: UpstreamAd
   const common: UpstreamOptions = {
     ...protectionOf(upstream, deps),
     baseUrl: upstream.url,
-    // Every exchange counted and timed by route and outcome (`voar_upstream_requests_total`).
-    ...(metrics ? { observer: (x: UpstreamExchange) => metrics.upstreamRequest(x.route, x.outcome, x.durationMs / 1_000) } : {}),
+    // Every exchange counted and timed by route, outcome and source (`voar_upstream_requests_total`): which airline costs what.
+    ...(metrics ? { observer: (x: UpstreamExchange) => metrics.upstreamRequest(x.route, x.outcome, x.durationMs / 1_000, x.source) } : {}),
     credentials: upstreamCredentials(upstream),
     login: { store: deps.loginStore, onStateChange: deps.onLoginStateChange },
     learning: {
@@ -141,6 +146,16 @@ export const upstreamSourcesFor = (upstream: UpstreamConfig, adapter: UpstreamAd
   const airlines = adapter.createFanOutSources({ ...common, airlines: upstream.airlines ?? UPSTREAM_AIRLINE_IDS, strategy: upstream.strategy });
   const otas = upstream.otas ? adapter.createUpstreamSource({ ...common, id: UPSTREAM_OTAS_SOURCE_ID, name: "OTAs do fornecedor" }) : undefined;
   const pace = (): PaceState => (airlines[0] ?? otas)?.pace() ?? { answerMs: undefined, slow: false };
+  const login = () => worst(airlines[0]?.session.state, otas?.session.state);
+  // Who the upstream's requests are counted under, and the breakers there are: each airline's source, the shared
+  // all-airlines search (its own breaker: "one-search"), the comparison, the login.
+  metrics?.prepareUpstream([
+    ...airlines.map((a) => a.id),
+    ...(upstream.strategy === "fan-out" ? [] : [UPSTREAM_ALL_RUN_ID]),
+    ...(otas ? [otas.id] : []),
+    UPSTREAM_LOGIN_ID,
+  ]);
+  metrics?.upstreamLogin(() => login().state);
   metrics?.upstreamPace(() => {
     const p = pace();
     return { answerSeconds: p.answerMs === undefined ? undefined : p.answerMs / 1_000, slow: p.slow };
@@ -149,7 +164,7 @@ export const upstreamSourcesFor = (upstream: UpstreamConfig, adapter: UpstreamAd
   return {
     sources: [...airlines, ...comparison],
     // The airlines share one session, the comparison has its own (sharing the token through the login store).
-    login: () => worst(airlines[0]?.session.state, otas?.session.state),
+    login,
     // The airlines and the comparison ask the same upstream: the airlines' view of its pace (the comparison's when alone).
     pace,
     warmUp: async (signal) => {

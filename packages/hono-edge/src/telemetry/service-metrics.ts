@@ -22,8 +22,11 @@ export type SearchRefusal = "capacity" | "overloaded" | "concurrency";
 /** How a search ended: every source answered (`finished`), the deadline came first, or every source failed (`failed`). */
 export type SearchEnd = "finished" | "deadline" | "failed";
 
-/** How a request to the upstream went (see the http-adapter's `UpstreamObserver`). */
-export type UpstreamOutcome = "ok" | "client_error" | "server_error" | "timeout" | "transport_error" | "aborted";
+/** How a request to the upstream went (see the http-adapter's `UpstreamObserver`): a 429 is `rate_limited`, not a client error. */
+export type UpstreamOutcome = "ok" | "rate_limited" | "client_error" | "server_error" | "timeout" | "transport_error" | "aborted";
+
+/** Where the upstream's logins stand: `ok`, `failing` (`/Token` fails as an unavailable service does), `refused` (the credentials: `invalid_grant`). */
+export type UpstreamLoginState = "ok" | "failing" | "refused";
 
 /** Which budget refused a request: the tenant's request budget, or one of the login limits. */
 export type RefusalScope = "tenant" | "login_address" | "login_account" | "login_successes" | "refused_keys";
@@ -76,8 +79,21 @@ export interface ServiceMetrics {
   sourceFailed(source: string, errorKind: string, final: boolean): void;
   /** A source's breaker changed state (see {@link BreakerState}). */
   sourceBreakerState(source: string, state: BreakerState): void;
-  /** One HTTP exchange with the upstream: its route (`/Token`, `/ConsultaAereo/Consultar`), outcome and duration. */
-  upstreamRequest(route: string, outcome: UpstreamOutcome, seconds: number): void;
+  /**
+   * Declares who the upstream's requests are counted under (each airline's source, `upstream:all` for the shared
+   * all-airlines search, `upstream:otas`, `upstream:login`): their series at zero, each breaker closed; any other
+   * id is counted as `other`, so the label stays bounded by the configuration.
+   */
+  prepareUpstream(sources: readonly string[]): void;
+  /**
+   * One HTTP exchange with the upstream: its route (`/Token`, `/ConsultaAereo/Consultar`), outcome, duration, and who
+   * it was for (see {@link ServiceMetrics.prepareUpstream}; `other` when unsaid).
+   */
+  upstreamRequest(route: string, outcome: UpstreamOutcome, seconds: number, source?: string): void;
+  /** How to read where the upstream's logins stand (read at each scrape). */
+  upstreamLogin(read: () => UpstreamLoginState): void;
+  /** Spans the tracer dropped before any export: its queue was full (the collector slower than the spans came, or unreachable). */
+  spansDropped(spans: number): void;
   /** How to read the upstream's answers lately (read at each scrape): their median time (undefined before any), and whether slower than the plain client's 10 s pace. */
   upstreamPace(read: () => { readonly answerSeconds: number | undefined; readonly slow: boolean }): void;
   /** An upstream search ended: the requests it took, and what a plain client polling every 10 s would have spent on it. */
@@ -121,7 +137,10 @@ export const noopMetrics: ServiceMetrics = {
   sourceAnswered: () => undefined,
   sourceFailed: () => undefined,
   sourceBreakerState: () => undefined,
+  prepareUpstream: () => undefined,
   upstreamRequest: () => undefined,
+  upstreamLogin: () => undefined,
+  spansDropped: () => undefined,
   upstreamPace: () => undefined,
   upstreamSearchSettled: () => undefined,
   storeCommand: () => undefined,
@@ -142,7 +161,7 @@ export const LABEL_VALUES = {
   fallback: ["rate_limit", "breaker"] as const,
   refusalScope: ["tenant", "login_address", "login_account", "login_successes", "refused_keys"] satisfies readonly RefusalScope[],
   cache: ["hit", "stale", "miss"] satisfies readonly CacheLookupResult[],
-  upstreamOutcome: ["ok", "client_error", "server_error", "timeout", "transport_error", "aborted"] satisfies readonly UpstreamOutcome[],
+  upstreamOutcome: ["ok", "rate_limited", "client_error", "server_error", "timeout", "transport_error", "aborted"] satisfies readonly UpstreamOutcome[],
   upstreamRoute: ["/Token", "/ConsultaAereo/Consultar"] as const,
   traceExport: ["success", "failure"] satisfies readonly TraceExportOutcome[],
   /** The engine's error tags (core's `SourceErrorTag`): every kind a source failure is counted by. */

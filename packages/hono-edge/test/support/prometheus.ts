@@ -50,3 +50,7 @@ export const parseScrape = (text: string): ReadonlyMap<string, Family> => {
 /** The value of the sample of `name` with these labels (all of them matching), or undefined. */
 export const sampleOf = (families: ReturnType<typeof parseScrape>, name: string, labels: Record<string, string> = {}): number | undefined =>
   families.get(name)?.samples.find((s) => Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value;
+
+/** The sum of the samples of `name` with these labels (all of them matching), whatever their other labels: 0 when none. */
+export const totalOf = (families: ReturnType<typeof parseScrape>, name: string, labels: Record<string, string> = {}): number =>
+  (families.get(name)?.samples ?? []).filter((s) => Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((n, s) => n + s.value, 0);

@@ -5,24 +5,22 @@
  * and every query of the Grafana dashboard is valid PromQL that Prometheus evaluates, the panels of what the
  * searches did returning series (per airline, per route, the answer cache's hits).
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createFakeUpstream, liveBackend, serveOnNode } from "@voar/testing";
 import { createSimulator } from "@voar/testing/simulator";
-import { parse, stringify } from "yaml";
+import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { daysAhead, type Envelope } from "../contract/contract-target.js";
 import { REPO_DIR } from "../deploy/support/deploy-files.js";
-import { freePort } from "../redis/support/own-redis.js";
 import { startVoarServer, type VoarServer } from "../redis/support/voar-server.js";
+import { prometheusTools as tools, startPrometheus } from "./support/prometheus-process.js";
 
 const KEYS = { acme: "kit-acme-key-0123456789", other: "kit-other-key-0123456789" };
 const ACCOUNT = { username: "agencia", password: "senha-do-fornecedor" };
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const found = (tool: string) => spawnSync("sh", ["-c", `command -v ${tool}`]).status === 0;
-const tools = found("prometheus") && found("promtool");
 
 if (!tools && process.env["CI"] === "true") throw new Error("prometheus and promtool are needed here (.ci/run installs Debian's prometheus package)");
 
@@ -86,36 +84,9 @@ describe.skipIf(!tools)("the operator's kit on a real Prometheus", () => {
     if (metricsPort === undefined) throw new Error("voar-server did not say its metrics port");
 
     // Prometheus as shipped, its targets replaced by this instance, scraping every second.
-    const shipped = parse(await readFile(path.join(REPO_DIR, "deploy/prometheus/prometheus.yml"), "utf8")) as {
-      global: Record<string, string>;
-      scrape_configs: { static_configs: { targets: string[] }[] }[];
-    };
-    const config = {
-      ...shipped,
-      global: { ...shipped.global, scrape_interval: "1s", evaluation_interval: "1s" },
-      scrape_configs: shipped.scrape_configs.map((c) => ({ ...c, static_configs: [{ targets: [`127.0.0.1:${metricsPort}`] }] })),
-    };
-    const configFile = path.join(dir, "prometheus.yml");
-    await writeFile(configFile, stringify(config));
-    const port = await freePort();
-    const prometheus: ChildProcess = spawn("prometheus", [`--config.file=${configFile}`, `--storage.tsdb.path=${path.join(dir, "data")}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: "ignore" });
-    cleanup.push(
-      () =>
-        new Promise<void>((resolve) => {
-          if (prometheus.exitCode !== null) return resolve();
-          prometheus.once("exit", () => resolve());
-          prometheus.kill("SIGTERM");
-        }),
-    );
-    prometheusUrl = `http://127.0.0.1:${port}`;
-    for (let i = 0; ; i++) {
-      const up = await fetch(`${prometheusUrl}/api/v1/targets`)
-        .then(async (r) => ((await r.json()) as { data: { activeTargets: { health: string }[] } }).data.activeTargets.some((t) => t.health === "up"))
-        .catch(() => false);
-      if (up) break;
-      if (i > 150) throw new Error("Prometheus did not scrape voar-server within 30 s");
-      await sleep(200);
-    }
+    const prometheus = await startPrometheus(dir, [{ target: `127.0.0.1:${metricsPort}` }]);
+    cleanup.push(() => prometheus.stop());
+    prometheusUrl = prometheus.url;
 
     // What an agency's day looks like: searches of two agencies, the second answered from the answer cache.
     const query = { Origem: "GRU", Destino: "GIG", Ida: daysAhead(21) };
@@ -135,11 +106,16 @@ describe.skipIf(!tools)("the operator's kit on a real Prometheus", () => {
   it("promtool accepts deploy/prometheus/prometheus.yml as shipped, with its alert rules", () => {
     const check = spawnSync("promtool", ["check", "config", path.join(REPO_DIR, "deploy/prometheus/prometheus.yml")], { encoding: "utf8" });
     expect(check.status, check.stdout + check.stderr).toBe(0);
-    expect(check.stdout).toMatch(/SUCCESS: 6 rules found/);
+    expect(check.stdout).toMatch(/SUCCESS: 13 rules found/);
   });
 
-  it("promtool test rules: each alert fires on what it is for (store down, breaker open, shedding, error ratio, upstream requests per search, trace export), not on a normal run", () => {
+  it("promtool test rules: each alert fires on what it is for, not on a normal run, a blip or a source nobody asks", () => {
     const test = spawnSync("promtool", ["test", "rules", "alerts.test.yml"], { cwd: path.join(REPO_DIR, "deploy/prometheus"), encoding: "utf8" });
+    expect(test.status, test.stdout + test.stderr).toBe(0);
+  });
+
+  it("promtool test rules on the series recorded in each outage (alert-outages.integration.ts): each alert fires, then resolves", () => {
+    const test = spawnSync("promtool", ["test", "rules", "alerts.recorded.test.yml"], { cwd: path.join(REPO_DIR, "deploy/prometheus"), encoding: "utf8" });
     expect(test.status, test.stdout + test.stderr).toBe(0);
   });
 

@@ -16,8 +16,10 @@ import { createPromMetrics, type PromMetrics } from "../../src/entries/node-metr
 import { jsonLinesLogger } from "../../src/logging/logger.js";
 import { SyncContextManager } from "../../src/telemetry/sync-context-manager.js";
 import { upstreamSourcesFor, type UpstreamAdapter } from "../../src/sources/upstream-sources.js";
-import { ADMIN_KEY, AGENCY, consultar, NOW, testConfig } from "../support/app.js";
-import { parseScrape, sampleOf } from "../support/prometheus.js";
+import { ADMIN_KEY, AGENCY, consultar, NOW, OTHER_KEY, testConfig } from "../support/app.js";
+import { systemClock } from "../../src/clock.js";
+import { cachedUpstreamSources } from "../../src/sources/cached-upstream.js";
+import { parseScrape, sampleOf, totalOf } from "../support/prometheus.js";
 
 const UPSTREAM = "http://fake-upstream.test/api";
 const ACCOUNT = { username: "agencia", password: "segredo-da-agencia" };
@@ -49,11 +51,12 @@ interface Seen {
 }
 
 /** Our service (LATAM, GOL, Azul through the fetch adapter) in front of a fake upstream, with prom-client metrics and JSON log lines kept. */
-const proxy = (faults: readonly FaultRule[] = []) => {
+const proxy = (faults: readonly FaultRule[] = [], loginFaults: readonly FaultRule[] = [], cached = false) => {
   const upstream: FakeUpstream = createFakeUpstream({
     backend: liveBackend({ sources: createSimulator({ latencyMs: 400, batches: 2 }).sources }),
     auth: { accounts: [ACCOUNT] },
     faults,
+    loginFaults,
   });
   const seen: Seen[] = [];
   const fetch: typeof upstream.fetch = (input, init) => {
@@ -69,7 +72,9 @@ const proxy = (faults: readonly FaultRule[] = []) => {
   const sources = upstreamSourcesFor(config.upstream!, adapter, { metrics });
   const lines: Record<string, unknown>[] = [];
   const logger = jsonLinesLogger((line) => lines.push(JSON.parse(line) as Record<string, unknown>));
-  const app = createApp({ config, sources: sources.sources, logger, metrics, metricsExposition: metrics });
+  // With the answer cache shared by the tenants, as voar-server runs the upstream's sources.
+  const served = cached ? cachedUpstreamSources(sources.sources, config.upstream!, { clock: systemClock }).sources : sources.sources;
+  const app = createApp({ config, sources: served, logger, metrics, metricsExposition: metrics });
   const scrape = async () => {
     const res = await app.request("/metrics", { headers: { "X-Admin-Key": ADMIN_KEY } });
     expect(res.status).toBe(200);
@@ -79,12 +84,13 @@ const proxy = (faults: readonly FaultRule[] = []) => {
 };
 
 /** Sends the query (with the client's `traceparent`), then polls by Token every second until Completed. */
-const searchToEnd = async (app: ReturnType<typeof createApp>) => {
-  const first = await consultar(app, QUERY, { traceparent: `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01` });
+const searchToEnd = async (app: ReturnType<typeof createApp>, key?: string) => {
+  const auth: Record<string, string> = key === undefined ? {} : { Authorization: `Bearer ${key}` };
+  const first = await consultar(app, QUERY, { traceparent: `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01`, ...auth });
   let last = first;
   for (let i = 0; i < 120 && !last.body.Completed; i++) {
     await vi.advanceTimersByTimeAsync(1_000);
-    last = await consultar(app, { Token: first.body.Token });
+    last = await consultar(app, { Token: first.body.Token }, auth);
   }
   expect(last.body.Completed).toBe(true);
   return last;
@@ -148,6 +154,32 @@ describe("traces: request → search → source attempt → upstream call", () =
     p.close();
   });
 
+  it.each([
+    ["through the answer cache's shared run", true],
+    ["through the adapter's shared upstream search", false],
+  ])("a search that joins an upstream search in flight (another agency's) links to the span its upstream requests are under: %s", async (_, cached) => {
+    const p = proxy([], [], cached);
+    const first = await consultar(p.app, QUERY);
+    await vi.advanceTimersByTimeAsync(100);
+    const asked = p.upstream.stats.searches;
+    await searchToEnd(p.app, OTHER_KEY);
+    expect(p.upstream.stats.searches).toBeGreaterThanOrEqual(asked);
+    await consultar(p.app, { Token: first.body.Token });
+    const attempts = named(exporter.getFinishedSpans(), "voar.source").filter((s) => String(s.attributes["voar.source.id"]).startsWith("upstream:"));
+    const requests = exporter.getFinishedSpans().filter((s) => s.name === "POST /ConsultaAereo/Consultar");
+    // Each airline: the first agency's attempt has the upstream requests; the second's links to it.
+    for (const id of ["upstream:latam", "upstream:gol", "upstream:azul"]) {
+      const mine = attempts.filter((a) => a.attributes["voar.source.id"] === id);
+      const joined = mine.filter((a) => a.links.length > 0);
+      expect(joined, id).toHaveLength(1);
+      const starter = joined[0]!.links[0]!.context.spanId;
+      expect(joined[0]!.links[0]!.attributes?.["voar.link"]).toBe("shared-upstream-search");
+      expect(requests.some((r) => parentOf(r) === starter), id).toBe(true);
+      expect(requests.some((r) => parentOf(r) === joined[0]!.spanContext().spanId), id).toBe(false);
+    }
+    p.close();
+  });
+
   it("a request without traceparent starts a trace of its own", async () => {
     const p = proxy();
     const res = await p.app.request("/health");
@@ -181,10 +213,16 @@ describe("metrics of searches through the upstream", () => {
       expect(sampleOf(m, "voar_source_offers_total", { source }), f.Nome).toBe(f.Itens);
       expect(sampleOf(m, "voar_source_answer_duration_seconds", { source }), f.Nome).toBe(1);
     }
-    // Every exchange with the upstream, by route and outcome, as many as it received.
-    const searches = sampleOf(m, "voar_upstream_requests_total", { route: "/ConsultaAereo/Consultar", outcome: "ok" });
-    expect(searches).toBe(p.upstream.stats.searches);
-    expect(sampleOf(m, "voar_upstream_requests_total", { route: "/Token", outcome: "ok" })).toBe(p.upstream.stats.logins);
+    // Every exchange with the upstream, by route and outcome, as many as it received; each airline's search counted
+    // under its source (which airline costs what), the login under upstream:login, nothing under other.
+    expect(totalOf(m, "voar_upstream_requests_total", { route: "/ConsultaAereo/Consultar", outcome: "ok" })).toBe(p.upstream.stats.searches);
+    for (const source of Object.values(ids)) expect(sampleOf(m, "voar_upstream_requests_total", { route: "/ConsultaAereo/Consultar", outcome: "ok", source }), source).toBeGreaterThanOrEqual(1);
+    expect(sampleOf(m, "voar_upstream_requests_total", { route: "/Token", outcome: "ok", source: "upstream:login" })).toBe(p.upstream.stats.logins);
+    expect(totalOf(m, "voar_upstream_requests_total", { source: "other" })).toBe(0);
+    const labelled = new Set(m.get("voar_upstream_requests_total")!.samples.map((s) => s.labels["source"]));
+    expect([...labelled].sort()).toEqual(["other", "upstream:azul", "upstream:gol", "upstream:latam", "upstream:login"]);
+    expect(sampleOf(m, "voar_upstream_login_state")).toBe(0);
+    expect(sampleOf(m, "voar_source_breaker_state", { source: "upstream:login" })).toBe(0);
     p.close();
   });
 
@@ -201,8 +239,49 @@ describe("metrics of searches through the upstream", () => {
       expect(sampleOf(m, "voar_source_breaker_state", { source }), source).toBe(1);
     }
     expect(sampleOf(m, "voar_searches_failed_total")).toBe(1);
-    expect(sampleOf(m, "voar_upstream_requests_total", { route: "/ConsultaAereo/Consultar", outcome: "server_error" })).toBe(p.upstream.stats.searches);
+    expect(totalOf(m, "voar_upstream_requests_total", { route: "/ConsultaAereo/Consultar", outcome: "server_error" })).toBe(p.upstream.stats.searches);
     p.close();
+  });
+
+  it("count the answers a second agency got from the answer cache as origin cache, asking the upstream nothing", async () => {
+    const p = proxy([], [], true);
+    await searchToEnd(p.app);
+    const asked = p.upstream.stats.searches;
+    await searchToEnd(p.app, OTHER_KEY);
+    const m = await p.scrape();
+    expect(p.upstream.stats.searches).toBe(asked);
+    for (const source of ["upstream:latam", "upstream:gol", "upstream:azul"]) {
+      expect(sampleOf(m, "voar_source_answer_duration_seconds", { source, origin: "upstream" }), source).toBe(1);
+      expect(sampleOf(m, "voar_source_answer_duration_seconds", { source, origin: "cache" }), source).toBe(1);
+    }
+    p.close();
+  });
+
+  it("count an upstream 429 as rate_limited (not a client error), by airline", async () => {
+    const p = proxy([{ at: 1, through: 2, fault: { kind: "rate-limit", retryAfterS: 1 } }]);
+    await searchToEnd(p.app);
+    const m = await p.scrape();
+    expect(totalOf(m, "voar_upstream_requests_total", { route: "/ConsultaAereo/Consultar", outcome: "rate_limited" })).toBe(2);
+    expect(totalOf(m, "voar_upstream_requests_total", { outcome: "client_error" })).toBe(0);
+    expect(totalOf(m, "voar_upstream_requests_total", { route: "/ConsultaAereo/Consultar", outcome: "ok" })).toBe(p.upstream.stats.searches - 2);
+    p.close();
+  });
+
+  it("show the login failing (its breaker open) and the credentials refused (invalid_grant)", async () => {
+    const failing = proxy([], [{ at: 1, through: "end", fault: { kind: "status", status: 500 } }]);
+    await searchToEnd(failing.app);
+    const f = await failing.scrape();
+    expect(sampleOf(f, "voar_upstream_login_state")).toBe(1);
+    expect(sampleOf(f, "voar_source_breaker_state", { source: "upstream:login" })).toBeGreaterThanOrEqual(1);
+    expect(sampleOf(f, "voar_upstream_requests_total", { route: "/Token", outcome: "server_error", source: "upstream:login" })).toBe(failing.upstream.stats.logins);
+    failing.close();
+
+    const refused = proxy([], [{ at: 1, through: "end", fault: { kind: "invalid-grant" } }]);
+    await searchToEnd(refused.app);
+    const r = await refused.scrape();
+    expect(sampleOf(r, "voar_upstream_login_state")).toBe(2);
+    expect(sampleOf(r, "voar_upstream_requests_total", { route: "/Token", outcome: "client_error", source: "upstream:login" })).toBe(1);
+    refused.close();
   });
 
   it("GET /metrics needs an admin key; labels never hold a path's ids", async () => {

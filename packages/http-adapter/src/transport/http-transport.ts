@@ -18,6 +18,11 @@ export interface HttpRequest {
    * nesting holds without an asynchronous context manager. Default: the active context.
    */
   readonly trace?: Context | undefined;
+  /**
+   * Who the exchange is for, as its observer counts it: the source or run whose search asks (`upstream:latam`,
+   * `upstream:all` for the all-airlines search, `upstream:otas`), or `upstream:login` for a login. Not sent.
+   */
+  readonly source?: string | undefined;
 }
 
 /** An answer, body read to its end. */

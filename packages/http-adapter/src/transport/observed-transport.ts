@@ -7,13 +7,18 @@ import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentele
 import { isSourceError } from "@voar/core";
 import type { HttpReply, HttpRequest, HttpTransport } from "./http-transport.js";
 
-/** How an exchange went: a 2xx/3xx, a 4xx, a 5xx, no answer in time, a broken exchange, or cancelled by us. */
-export type UpstreamOutcome = "ok" | "client_error" | "server_error" | "timeout" | "transport_error" | "aborted";
+/**
+ * How an exchange went: a 2xx/3xx, a 429 (`rate_limited`: the upstream asks us to slow down, not a mistake of
+ * ours), another 4xx, a 5xx, no answer in time, a broken exchange, or cancelled by us.
+ */
+export type UpstreamOutcome = "ok" | "rate_limited" | "client_error" | "server_error" | "timeout" | "transport_error" | "aborted";
 
 /** One finished exchange with the upstream. */
 export interface UpstreamExchange {
   /** The path below the base URL: `/Token`, `/ConsultaAereo/Consultar`. */
   readonly route: string;
+  /** Who it was for (the request's `source`: an airline's source, `upstream:all`, `upstream:login`), when the request said. */
+  readonly source?: string | undefined;
   readonly outcome: UpstreamOutcome;
   /** HTTP status, when an answer came. */
   readonly status?: number | undefined;
@@ -26,7 +31,7 @@ export type UpstreamObserver = (exchange: UpstreamExchange) => void;
 /** Looked up at each use, so that an SDK registered after this module loaded is found. */
 const tracer = () => trace.getTracer("@voar/http-adapter");
 
-const outcomeOfStatus = (status: number): UpstreamOutcome => (status >= 500 ? "server_error" : status >= 400 ? "client_error" : "ok");
+const outcomeOfStatus = (status: number): UpstreamOutcome => (status >= 500 ? "server_error" : status === 429 ? "rate_limited" : status >= 400 ? "client_error" : "ok");
 
 const outcomeOfError = (error: unknown, signal: AbortSignal): UpstreamOutcome => {
   if (isSourceError(error)) return error._tag === "SourceTimeout" ? "timeout" : "transport_error";
@@ -45,7 +50,10 @@ export const observedTransport = (transport: HttpTransport, baseUrl: string, obs
     const parent = request.trace ?? context.active();
     const span = tracer().startSpan(
       `${request.method} ${route}`,
-      { kind: SpanKind.CLIENT, attributes: { "http.request.method": request.method, "url.template": route, "voar.upstream.route": route } },
+      {
+        kind: SpanKind.CLIENT,
+        attributes: { "http.request.method": request.method, "url.template": route, "voar.upstream.route": route, ...(request.source === undefined ? {} : { "voar.upstream.source": request.source }) },
+      },
       parent,
     );
     const headers: Record<string, string> = { ...request.headers };
@@ -53,13 +61,13 @@ export const observedTransport = (transport: HttpTransport, baseUrl: string, obs
     const started = performance.now();
     const observe = (outcome: UpstreamOutcome, status?: number) => {
       try {
-        observer?.({ route, outcome, status, durationMs: performance.now() - started });
+        observer?.({ route, source: request.source, outcome, status, durationMs: performance.now() - started });
       } catch {
         // An observer's failure (a metrics sink) must not change the exchange.
       }
     };
     try {
-      const { trace: _trace, ...plain } = request;
+      const { trace: _trace, source: _source, ...plain } = request;
       const reply = await transport.send({ ...plain, headers });
       const outcome = outcomeOfStatus(reply.status);
       span.setAttribute("http.response.status_code", reply.status);

@@ -17,7 +17,7 @@ import type { Context } from "@opentelemetry/api";
 import { AuthError, HttpStatusError, MalformedPayload, RateLimited, SourceTimeout, SourceUnavailable, hash53, isSourceError } from "@voar/core";
 import { sleep, untilAborted, withTimeout } from "../internal/abortable.js";
 import type { HttpTransport } from "../transport/http-transport.js";
-import { memoryBreakerStore, type BreakerSettings, type BreakerStore } from "./breaker-state.js";
+import { memoryBreakerStore, type BreakerSettings, type BreakerState, type BreakerStore, type RequestOutcome } from "./breaker-state.js";
 import { isLogin, type UpstreamCredentials } from "./credentials.js";
 import { memoryLoginStore, type HeldToken, type LoginStore } from "./login-store.js";
 import { refusalDetail, readToken } from "./login-reply.js";
@@ -50,6 +50,8 @@ export interface AuthSessionOptions {
   readonly store?: LoginStore | undefined;
   /** Told when {@link AuthSession.state} changes (e.g. to log it once). */
   readonly onStateChange?: ((state: LoginState) => void) | undefined;
+  /** Told the login breaker's state ({@link LOGIN_BREAKER}) each time this session sees it (e.g. to set a gauge); it dedupes nothing. */
+  readonly onBreakerState?: ((id: typeof LOGIN_BREAKER, state: BreakerState) => void) | undefined;
 }
 
 /** Margin before `expires_in` at which a token is replaced: a tenth of its life, at most a minute. */
@@ -134,7 +136,7 @@ export class AuthSession {
       throw new AuthError({ detail });
     }
     const waitMs = this.notBefore - Date.now();
-    const login = waitMs > 0 ? { allowed: false as const, retryAfterMs: waitMs } : await store.admit(LOGIN_BREAKER, settings, Date.now());
+    const login = waitMs > 0 ? { allowed: false as const, retryAfterMs: waitMs } : this.seen(await store.admit(LOGIN_BREAKER, settings, Date.now()));
     if (!login.allowed) {
       await store.record(this.credentialsKey, "cancelled", hold, Date.now());
       throw new SourceUnavailable({ retryAfterMs: login.retryAfterMs });
@@ -142,28 +144,45 @@ export class AuthSession {
     try {
       charge?.();
     } catch (e) {
-      await Promise.all([store.record(LOGIN_BREAKER, "cancelled", settings, Date.now()), store.record(this.credentialsKey, "cancelled", hold, Date.now())]);
+      await Promise.all([this.recordLogin("cancelled"), store.record(this.credentialsKey, "cancelled", hold, Date.now())]);
       throw e;
     }
     try {
       const held = await this.login(c, trace);
-      await Promise.all([store.record(LOGIN_BREAKER, "success", settings, Date.now()), store.record(this.credentialsKey, "success", hold, Date.now())]);
+      await Promise.all([this.recordLogin("success"), store.record(this.credentialsKey, "success", hold, Date.now())]);
       this.tell({ state: "ok" });
       return held;
     } catch (e) {
       if (e instanceof AuthError) {
         // Refused: the credentials (or the request) are wrong, not the service. Stop until they change.
-        await Promise.all([store.record(LOGIN_BREAKER, "success", settings, Date.now()), store.record(this.credentialsKey, "failure", hold, Date.now())]);
+        await Promise.all([this.recordLogin("success"), store.record(this.credentialsKey, "failure", hold, Date.now())]);
         this.tell({ state: "refused", detail: e.detail });
         throw e;
       }
-      const state = await store.record(LOGIN_BREAKER, "failure", settings, Date.now());
+      const state = await this.recordLogin("failure");
       await store.record(this.credentialsKey, "cancelled", hold, Date.now());
       if (e instanceof RateLimited && e.retryAfterMs !== undefined) this.notBefore = Date.now() + e.retryAfterMs;
       const retryAfter = state === "open" ? settings.cooldownMs : e instanceof RateLimited ? e.retryAfterMs : undefined;
       this.tell({ state: "failing", detail: isSourceError(e) ? e.message : String(e), retryAfterMs: retryAfter });
       throw e;
     }
+  }
+
+  /** Records how a login ended on the login breaker, and tells its state. */
+  private async recordLogin(outcome: RequestOutcome): Promise<BreakerState> {
+    const state = await this.breaker.store.record(LOGIN_BREAKER, outcome, this.breaker.settings, Date.now());
+    this.seen({ state });
+    return state;
+  }
+
+  /** Tells the login breaker's state as just seen (a listener's failure changes nothing). */
+  private seen<T extends { readonly state: BreakerState }>(admission: T): T {
+    try {
+      this.options.onBreakerState?.(LOGIN_BREAKER, admission.state);
+    } catch {
+      // A failing listener (a metrics sink) must not change the login.
+    }
+    return admission;
   }
 
   private tell(next: LoginState): void {
@@ -189,6 +208,7 @@ export class AuthSession {
         body: new URLSearchParams({ grant_type: "password", username: c.username, password: c.password }).toString(),
         signal: limit.signal,
         trace,
+        source: LOGIN_BREAKER,
       });
       if (reply.status === 429) throw new RateLimited({ retryAfterMs: retryAfterMs(reply.header("retry-after")) });
       if (reply.status >= 500 || reply.status === 408) throw new HttpStatusError({ status: reply.status });

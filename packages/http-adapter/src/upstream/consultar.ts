@@ -97,6 +97,7 @@ export const consultar = async (
         body: JSON.stringify(body),
         signal: limit.signal,
         trace,
+        source: ctx.sourceId,
       });
     } finally {
       limit.done();

@@ -45,6 +45,8 @@ export interface UpstreamContext {
   readonly budget: PollBudget;
   /** Told of each poll planned. */
   readonly onPlan?: ((plan: PlannedPoll) => void) | undefined;
+  /** The source or run whose search these requests are for (`upstream:latam`, `upstream:all`): who its observer counts them under. */
+  readonly sourceId?: string | undefined;
   /** Takes one request of the running search's budget, throwing `RequestBudgetExhausted` when none is left (a login it needs). */
   readonly charge?: (() => void) | undefined;
 }

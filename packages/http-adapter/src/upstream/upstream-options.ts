@@ -96,7 +96,8 @@ export const upstreamContext = (options: UpstreamOptions, bare: HttpTransport): 
   const polling = pollingWith(options.polling);
   return {
     transport,
-    session: new AuthSession({ transport, baseUrl, credentials: options.credentials, requestTimeoutMs, breaker, store: options.login?.store, onStateChange: options.login?.onStateChange }),
+    // The login breaker's state is told as the sources' are (`onBreakerStateChange`, once per change).
+    session: new AuthSession({ transport, baseUrl, credentials: options.credentials, requestTimeoutMs, breaker, store: options.login?.store, onStateChange: options.login?.onStateChange, onBreakerState: protection.breaker?.notify }),
     baseUrl,
     airports: options.airports ?? defaultAirports,
     polling,

@@ -91,6 +91,11 @@ export class UpstreamRun {
 
   constructor(private readonly o: UpstreamRunOptions) {}
 
+  /** The trace context of the source attempt that started the run (its requests are spans of it). */
+  get trace(): Context {
+    return this.o.trace;
+  }
+
   /** The offers of `key` from the first, then as they come, until it is done; throws if the run fails. */
   async *follow(key: number, signal: AbortSignal): AsyncGenerator<readonly Offer[]> {
     this.following.set(key, (this.following.get(key) ?? 0) + 1);

@@ -3,7 +3,7 @@
  * per airline, so the engine shows each airline's progress and the fastest airline's flights come first:
  * following one all-airlines upstream search (the default) or one single-airline upstream search each.
  */
-import { context } from "@opentelemetry/api";
+import { context, trace } from "@opentelemetry/api";
 import { AIRLINES, airlineById, queryKey, type Offer, type SearchQuery, type SearchSource } from "@voar/core";
 import type { AuthSession } from "./auth-session.js";
 import type { Place } from "./learned-pacing.js";
@@ -13,13 +13,13 @@ import type { PaceState } from "./upstream-pace.js";
 import { UpstreamRun, WHOLE } from "./upstream-run.js";
 import { protectedTransport, searchBudgets, type SearchBudgets } from "./source-breaker.js";
 
-/** The context one search of source `id` runs with: its requests through the source's breaker and the search's budget. */
+/** The context one search of source `id` runs with: its requests through the source's breaker and the search's budget, counted under `id`. */
 const guarded = (ctx: UpstreamContext, id: string, query: SearchQuery, budgets: SearchBudgets | undefined): UpstreamContext => {
   const transport = protectedTransport(ctx.protection, ctx.transport, id, query, budgets);
-  if (transport === ctx.transport) return ctx;
-  // A login the search needs is one of its requests too.
+  // Its requests are counted under the source (or run) id; a login the search needs is one of its requests too.
+  if (transport === ctx.transport) return { ...ctx, sourceId: id };
   const charge = budgets && (() => budgets.charge(query, Date.now()));
-  return { ...ctx, transport, charge };
+  return { ...ctx, transport, charge, sourceId: id };
 };
 
 /** The route and market of a query: what its learned times and yields are kept for. */
@@ -59,6 +59,11 @@ class Runs {
         onEnd: () => void (this.running.get(key) === started && this.running.delete(key)),
       });
       this.running.set(key, (run = started));
+    } else {
+      // A search joining the run in flight has no upstream span of its own: its attempt's span links to the run's.
+      const theirs = trace.getSpanContext(run.trace);
+      const span = trace.getActiveSpan();
+      if (theirs && span && span.spanContext().spanId !== theirs.spanId) span.addLink({ context: theirs, attributes: { "voar.link": "shared-upstream-search" } });
     }
     return run;
   }
