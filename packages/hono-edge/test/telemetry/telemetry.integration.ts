@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { daysAhead, type Envelope } from "../contract/contract-target.js";
 import { connectRedis, deleteKeys, REDIS_URL, testPrefix } from "../redis/support/redis-harness.js";
 import { startVoarServer, type VoarServer } from "../redis/support/voar-server.js";
-import { parseScrape, sampleOf } from "../support/prometheus.js";
+import { parseScrape, sampleOf, totalOf } from "../support/prometheus.js";
 
 const KEY = "telemetry-api-key-0123456789";
 const ADMIN = "telemetry-admin-key-0123456789";
@@ -105,8 +105,8 @@ describe("GET /metrics of the Node entry, after searches through the fake upstre
       expect(seconds, name).toBeGreaterThan(0.1); // the simulated airline takes 150 ms a batch
       expect(seconds, name).toBeLessThan(60);
     }
-    expect(sampleOf(m, "voar_upstream_requests_total", { route: "/ConsultaAereo/Consultar", outcome: "ok" })).toBe(upstream.stats.searches);
-    expect(sampleOf(m, "voar_upstream_requests_total", { route: "/Token", outcome: "ok" })).toBe(upstream.stats.logins);
+    expect(totalOf(m, "voar_upstream_requests_total", { route: "/ConsultaAereo/Consultar", outcome: "ok" })).toBe(upstream.stats.searches);
+    expect(totalOf(m, "voar_upstream_requests_total", { route: "/Token", outcome: "ok" })).toBe(upstream.stats.logins);
     expect(sampleOf(m, "voar_http_requests_total", { route: "/api/ConsultaAereo/Consultar", method: "POST", status: "200" })).toBeGreaterThanOrEqual(4);
     // Node's own: the event loop's delay, the process's memory.
     expect(m.get("voar_nodejs_eventloop_lag_p99_seconds")?.type).toBe("GAUGE");
