@@ -278,6 +278,9 @@ describe("price watches on two voar-server instances and Redis, in front of the 
     await until("the survivor past the dead lease", 20_000, () => Promise.resolve(Date.now() - killedAt), (ms) => ms > 4_000);
     const heldKey = held!.slice(held!.indexOf(":u:") + 3);
     const [ho, hd, hday] = heldKey.split("|");
+    // The survivor checks the day the dead instance held once its lease lapsed and the day is due again (on a busy
+    // machine its other days may come first).
+    await until("the survivor checking the dead instance's day", 30_000, () => historyOf(hday!, `${ho}-${hd}`), (h) => h.some(([, owner]) => owner === aId));
     for (const day of [...killDays, dropDay, loneDay, hday!]) {
       const h = await historyOf(day, day === hday ? `${ho}-${hd}` : killDays.includes(day) ? "CNF-REC" : "GRU-SSA");
       expect(h.map(([slot]) => slot), day).toEqual(h.map((_, i) => i + 1));
